@@ -1,0 +1,13 @@
+"""Rolit rules, game flow and computer players, with no dependencies beyond CircuitPython's built-ins.
+
+>>> from rolit_core import Game, GREEN
+>>> game = Game(players=2, first=GREEN)
+>>> game.play("c3")  # green encloses red on the diagonal: d4 turns
+[27]
+"""
+
+from .board import (BLUE, COLOURS, EMPTY, GREEN, LETTERS, NAMES, RED, SIZES, YELLOW, Board,
+                    IllegalMove, colour_of)
+from .game import Game, Match
+
+__version__ = "1.0.0"

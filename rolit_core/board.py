@@ -1,0 +1,455 @@
+"""The Rolit board: cells, colours, move generation, play and undo.
+
+Cells are ints, row by row from the top-left: cell = row * size + column, so on 8x8 ``a1`` is 0 and
+``h8`` is 63. Colours are small ints. Everything here is integer-only and allocates little, because
+the same code runs on a microcontroller.
+"""
+
+EMPTY = 0
+RED = 1
+YELLOW = 2
+GREEN = 3
+BLUE = 4
+
+COLOURS = (RED, YELLOW, GREEN, BLUE)  # also the clockwise seat order
+LETTERS = ".RYGB"
+NAMES = ("empty", "red", "yellow", "green", "blue")
+SIZES = (8, 6, 4)
+
+_COLUMNS = "abcdefgh"
+_DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+
+
+class IllegalMove(ValueError):
+    """A move that the rules do not allow here. The board is left unchanged."""
+
+
+def colour_of(value):
+    """A colour from an int (1-4), a letter (``"G"``) or a name (``"green"``)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if RED <= value <= BLUE:
+            return value
+    elif isinstance(value, str):
+        text = value.strip().lower()
+        for colour in COLOURS:
+            if text == NAMES[colour] or text == LETTERS[colour].lower():
+                return colour
+    raise ValueError("not a colour: %r (use R, Y, G, B or 1-4)" % (value,))
+
+
+class _Geometry:
+    """Tables that depend only on the board size, built once per size and shared by all boards."""
+
+    def __init__(self, size):
+        self.size = size
+        self.cells = size * size
+        neighbours = []
+        rays = []
+        for cell in range(self.cells):
+            row, col = divmod(cell, size)
+            near = []
+            lines = []
+            for d in range(8):
+                dr, dc = _DIRECTIONS[d]
+                line = []
+                r, c = row + dr, col + dc
+                while 0 <= r < size and 0 <= c < size:
+                    line.append(r * size + c)
+                    r += dr
+                    c += dc
+                if line:
+                    # Seen from that neighbour, this cell lies in the opposite direction, 7 - d.
+                    near.append(line[0] << 3 | (7 - d))
+                lines.append(tuple(line))
+            neighbours.append(tuple(near))
+            rays.append(tuple(lines))
+        # neighbours[cell]: (neighbour << 3 | direction from the neighbour back to cell)
+        self.neighbours = tuple(neighbours)
+        # rays[cell][d]: the cells from cell outward in direction d, nearest first
+        self.rays = tuple(rays)
+        half = size // 2
+        top_left = (half - 1) * size + half - 1
+        # Red top-left, yellow top-right, blue bottom-left, green bottom-right.
+        self.start = ((top_left, RED), (top_left + 1, YELLOW),
+                      (top_left + size, BLUE), (top_left + size + 1, GREEN))
+
+
+_GEOMETRIES = {}
+
+
+def _geometry(size):
+    geometry = _GEOMETRIES.get(size)
+    if geometry is None:
+        if size not in SIZES:
+            raise ValueError("board size must be 8, 6 or 4, not %r" % (size,))
+        geometry = _GEOMETRIES[size] = _Geometry(size)
+    return geometry
+
+
+def _directions_of_masks():
+    # For each 8-bit mask of occupied neighbours, the directions that are set, so that move
+    # generation looks only along lines that start with a ball.
+    table = []
+    for mask in range(256):
+        table.append(tuple([d for d in range(8) if mask >> d & 1]))
+    return tuple(table)
+
+
+_DIRECTIONS_OF = _directions_of_masks()
+
+
+class Board:
+    """An N x N Rolit board (N = 8, 6 or 4), set up in the start position."""
+
+    def __init__(self, size=8):
+        geometry = _geometry(size)
+        self.size = size
+        self._geo = geometry
+        self._cells = bytearray(geometry.cells)
+        # Per cell, a bit per direction whose neighbour holds a ball.
+        self._near = bytearray(geometry.cells)
+        # Empty cells touching a ball: the only cells anyone may play.
+        self._frontier = set()
+        self._counts = [geometry.cells, 0, 0, 0, 0]
+        # Undo trail of ints: for each move its turned cells as (cell << 3 | old colour),
+        # then one marker (turned count << 8 | cell).
+        self._trail = []
+        self._moves = []  # (cell << 3 | colour) per move played
+        # What the last legal_moves() learnt, so that play() need not scan again.
+        self._version = 0
+        self._known = -1  # version << 3 | colour of the scan
+        self._known_capture = False
+        for cell, colour in geometry.start:
+            self._put(cell, colour)
+
+    # -- construction and text -------------------------------------------------------------
+
+    @classmethod
+    def from_text(cls, text):
+        """A board from position text such as ``"......../.../...RY.../..."`` (rows top to bottom)."""
+        if not isinstance(text, str):
+            raise ValueError("position text must be a string")
+        rows = text.strip().split("/")
+        size = len(rows)
+        if size not in SIZES:
+            raise ValueError("position text has %d rows; it needs 8, 6 or 4 separated by '/'" % size)
+        board = cls(size)
+        for cell, _ in board._geo.start:
+            board._take(cell)
+        for r in range(size):
+            row = rows[r].strip()
+            if len(row) != size:
+                raise ValueError("row %d has %d cells, expected %d" % (r + 1, len(row), size))
+            for c in range(size):
+                colour = LETTERS.find(row[c].upper())
+                if colour < 0:
+                    raise ValueError("row %d column %s: %r is not one of . R Y G B"
+                                     % (r + 1, _COLUMNS[c], row[c]))
+                if colour:
+                    board._put(r * size + c, colour)
+        return board
+
+    def to_text(self):
+        """The position text: rows top to bottom, ``/`` between them, ``.RYGB`` per cell."""
+        size = self.size
+        cells = self._cells
+        rows = []
+        for r in range(size):
+            rows.append("".join([LETTERS[cells[i]] for i in range(r * size, r * size + size)]))
+        return "/".join(rows)
+
+    def copy(self):
+        """An independent board in the same position, with the same undo history."""
+        other = Board.__new__(Board)
+        other.size = self.size
+        other._geo = self._geo
+        other._cells = bytearray(self._cells)
+        other._near = bytearray(self._near)
+        other._frontier = set(self._frontier)
+        other._counts = list(self._counts)
+        other._version = 0
+        other._known = -1
+        other._known_capture = False
+        other._trail = list(self._trail)
+        other._moves = list(self._moves)
+        return other
+
+    def __getitem__(self, cell):
+        if not 0 <= cell < self._geo.cells:
+            raise IndexError("no cell %r on a %dx%d board" % (cell, self.size, self.size))
+        return self._cells[cell]
+
+    def __len__(self):
+        return self._geo.cells
+
+    def __eq__(self, other):
+        return isinstance(other, Board) and self._cells == other._cells
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return hash(bytes(self._cells))
+
+    def __repr__(self):
+        return "Board.from_text(%r)" % self.to_text()
+
+    def __str__(self):
+        size = self.size
+        lines = []
+        for r in range(size):
+            row = [LETTERS[self._cells[r * size + c]] for c in range(size)]
+            lines.append("%d %s" % (r + 1, " ".join(row)))
+        lines.append("  " + " ".join(_COLUMNS[:size]))
+        return "\n".join(lines)
+
+    # -- cell names ------------------------------------------------------------------------
+
+    def parse_cell(self, name):
+        """The cell for a name like ``"c3"`` (column letter, then row number from the top)."""
+        if not isinstance(name, str):
+            raise ValueError("a cell name must be a string like 'c3', not %r" % (name,))
+        text = name.strip().lower()
+        size = self.size
+        if len(text) != 2:
+            raise ValueError("%r is not a cell name like 'c3'" % (name,))
+        col = _COLUMNS.find(text[0])
+        row = "12345678".find(text[1])
+        if not 0 <= col < size or not 0 <= row < size:
+            raise ValueError("%r is not a cell of a %dx%d board (a1-%s%d)"
+                             % (name, size, size, _COLUMNS[size - 1], size))
+        return row * size + col
+
+    def cell_name(self, cell):
+        """The name of a cell, ``"c3"`` for the third column of the third row."""
+        if not isinstance(cell, int) or not 0 <= cell < self._geo.cells:
+            raise ValueError("no cell %r on a %dx%d board" % (cell, self.size, self.size))
+        row, col = divmod(cell, self.size)
+        return _COLUMNS[col] + str(row + 1)
+
+    # -- queries ---------------------------------------------------------------------------
+
+    def count(self, colour):
+        """How many balls show ``colour`` (``EMPTY`` counts the empty cells)."""
+        return self._counts[colour]
+
+    def is_full(self):
+        return self._counts[EMPTY] == 0
+
+    @property
+    def moves(self):
+        """The moves played on this board since it was set up, as (cell, colour) pairs."""
+        return [(m >> 3, m & 7) for m in self._moves]
+
+    def is_adjacent(self, cell):
+        """True if ``cell`` is empty and touches at least one ball."""
+        return cell in self._frontier
+
+    def legal_moves(self, colour):
+        """The cells ``colour`` may play, ascending: the capturing ones if any exist, else every
+        empty cell next to a ball."""
+        _check_colour(colour)
+        cells = self._cells
+        near = self._near
+        rays = self._geo.rays
+        directions_of = _DIRECTIONS_OF
+        captures = []
+        for cell in self._frontier:
+            lines = rays[cell]
+            for d in directions_of[near[cell]]:
+                ray = lines[d]
+                if cells[ray[0]] == colour:
+                    continue
+                # Walk over other colours; a capture if the walk stops on an own ball.
+                for other in ray:
+                    seen = cells[other]
+                    if seen == colour or not seen:
+                        break
+                if seen == colour:
+                    captures.append(cell)
+                    break
+        self._known = self._version << 3 | colour
+        self._known_capture = bool(captures)
+        if not captures:
+            captures.extend(self._frontier)
+        captures.sort()
+        return captures
+
+    def has_capture(self, colour):
+        """True if ``colour`` has a capturing move somewhere."""
+        _check_colour(colour)
+        if self._known == self._version << 3 | colour:
+            return self._known_capture
+        found = False
+        for cell in self._frontier:
+            if self._captures_from(cell, colour):
+                found = True
+                break
+        self._known = self._version << 3 | colour
+        self._known_capture = found
+        return found
+
+    def flip_lines(self, cell, colour):
+        """The balls a move would turn, as one list per direction, each ordered outward from
+        ``cell``. Empty if the move captures nothing or the cell is taken."""
+        _check_colour(colour)
+        self._check_cell(cell)
+        lines = []
+        cells = self._cells
+        if cells[cell]:
+            return lines
+        rays = self._geo.rays[cell]
+        for d in _DIRECTIONS_OF[self._near[cell]]:
+            ray = rays[d]
+            for i in range(len(ray)):
+                seen = cells[ray[i]]
+                if seen == colour:
+                    if i:
+                        lines.append(list(ray[:i]))
+                    break
+                if seen == EMPTY:
+                    break
+        return lines
+
+    def flips(self, cell, colour):
+        """The cells a move would turn, ascending (empty if it captures nothing)."""
+        turned = []
+        for line in self.flip_lines(cell, colour):
+            turned.extend(line)
+        turned.sort()
+        return turned
+
+    def is_legal(self, cell, colour):
+        """True if ``colour`` may play ``cell`` now."""
+        _check_colour(colour)
+        if not isinstance(cell, int) or cell not in self._frontier:
+            return False
+        return self._captures_from(cell, colour) or not self.has_capture(colour)
+
+    # -- changing the position -------------------------------------------------------------
+
+    def play(self, cell, colour):
+        """Put a ``colour`` ball on ``cell`` and turn what it captures. Returns the turned cells,
+        ascending. Raises ``IllegalMove`` (and changes nothing) if the rules forbid the move."""
+        _check_colour(colour)
+        if isinstance(cell, str):
+            try:
+                cell = self.parse_cell(cell)
+            except ValueError as error:
+                raise IllegalMove(str(error))
+        if cell not in self._frontier:
+            if not isinstance(cell, int) or isinstance(cell, bool) or not 0 <= cell < self._geo.cells:
+                raise IllegalMove("no cell %r on a %dx%d board" % (cell, self.size, self.size))
+            if self._cells[cell]:
+                raise IllegalMove("%s is taken" % self.cell_name(cell))
+            raise IllegalMove("%s does not touch a ball" % self.cell_name(cell))
+        if not self._captures_from(cell, colour) and self.has_capture(colour):
+            raise IllegalMove("%s captures nothing, and %s must capture"
+                              % (self.cell_name(cell), NAMES[colour]))
+        return self._play(cell, colour)
+
+    def _play(self, cell, colour):
+        # The move is known to be legal here.
+        cells = self._cells
+        counts = self._counts
+        trail = self._trail
+        rays = self._geo.rays[cell]
+        turned = []
+        for d in _DIRECTIONS_OF[self._near[cell]]:
+            ray = rays[d]
+            end = 0
+            for i in range(len(ray)):
+                seen = cells[ray[i]]
+                if seen == colour:
+                    end = i
+                    break
+                if seen == EMPTY:
+                    break
+            for i in range(end):
+                other = ray[i]
+                old = cells[other]
+                trail.append(other << 3 | old)
+                counts[old] -= 1
+                cells[other] = colour
+                turned.append(other)
+        counts[colour] += len(turned)
+        trail.append(len(turned) << 8 | cell)
+        self._moves.append(cell << 3 | colour)
+        self._put(cell, colour)
+        turned.sort()
+        return turned
+
+    def undo(self):
+        """Take back the last move. Returns its cell. Raises ``ValueError`` if there is none."""
+        if not self._moves:
+            raise ValueError("no move to undo")
+        self._moves.pop()
+        trail = self._trail
+        marker = trail.pop()
+        cell = marker & 0xFF
+        colour = self._cells[cell]
+        self._take(cell)
+        cells = self._cells
+        counts = self._counts
+        for _ in range(marker >> 8):
+            entry = trail.pop()
+            old = entry & 7
+            cells[entry >> 3] = old
+            counts[old] += 1
+            counts[colour] -= 1
+        return cell
+
+    def _captures_from(self, cell, colour):
+        cells = self._cells
+        rays = self._geo.rays[cell]
+        for d in _DIRECTIONS_OF[self._near[cell]]:
+            ray = rays[d]
+            if cells[ray[0]] == colour:
+                continue
+            for other in ray:
+                seen = cells[other]
+                if seen == colour or not seen:
+                    break
+            if seen == colour:
+                return True
+        return False
+
+    def _put(self, cell, colour):
+        self._cells[cell] = colour
+        self._counts[EMPTY] -= 1
+        self._counts[colour] += 1
+        self._version = (self._version + 1) & 0xFFFFFF
+        self._frontier.discard(cell)
+        near = self._near
+        cells = self._cells
+        frontier = self._frontier
+        for entry in self._geo.neighbours[cell]:
+            other = entry >> 3
+            near[other] |= 1 << (entry & 7)
+            if not cells[other]:
+                frontier.add(other)
+
+    def _take(self, cell):
+        colour = self._cells[cell]
+        self._cells[cell] = EMPTY
+        self._counts[colour] -= 1
+        self._counts[EMPTY] += 1
+        self._version = (self._version + 1) & 0xFFFFFF
+        near = self._near
+        frontier = self._frontier
+        for entry in self._geo.neighbours[cell]:
+            other = entry >> 3
+            near[other] &= ~(1 << (entry & 7))
+            if not near[other]:
+                frontier.discard(other)
+        if near[cell]:
+            frontier.add(cell)
+
+    def _check_cell(self, cell):
+        if not isinstance(cell, int) or not 0 <= cell < self._geo.cells:
+            raise ValueError("no cell %r on a %dx%d board" % (cell, self.size, self.size))
+
+
+def _check_colour(colour):
+    if not isinstance(colour, int) or not RED <= colour <= BLUE:
+        raise ValueError("not a colour: %r (RED, YELLOW, GREEN or BLUE)" % (colour,))

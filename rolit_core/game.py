@@ -1,0 +1,358 @@
+"""A game of Rolit (seats, turn order, scores, records) and a match over several rounds."""
+
+from .board import (BLUE, COLOURS, GREEN, LETTERS, NAMES, RED, YELLOW, Board, IllegalMove,
+                    colour_of)
+from .rng import Random, fresh_seed
+
+TIE_RULES = ("shared", "none")
+
+
+def seating(players, teams=False):
+    """The colours each seat plays, one tuple per seat, in clockwise order.
+
+    One player is the solo variant: one person plays red and green in turn, so two seats.
+    """
+    if teams:
+        if players != 2:
+            raise ValueError("the two-colours-each variant is for 2 players, not %r" % (players,))
+        return ((RED, GREEN), (YELLOW, BLUE))
+    if players == 1 or players == 2:
+        return ((RED,), (GREEN,))
+    if players == 3:
+        return ((RED,), (YELLOW,), (GREEN,))
+    if players == 4:
+        return ((RED,), (YELLOW,), (GREEN,), (BLUE,))
+    raise ValueError("players must be 1, 2, 3 or 4, not %r" % (players,))
+
+
+def toss_first(colours, rng):
+    """Roll a ball like a die until it shows a colour in play (the rulebook's way to pick who starts)."""
+    while True:
+        colour = COLOURS[rng.below(4)]
+        if colour in colours:
+            return colour
+
+
+class Game:
+    """One round of Rolit: a board, the seats and whose turn it is.
+
+    ``first`` is the colour that starts (an int, letter or name); ``None`` tosses one, using
+    ``seed`` when given. ``tie`` is ``"shared"`` (tied leaders all win) or ``"none"``.
+    """
+
+    def __init__(self, players=2, size=8, first=None, teams=False, tie="shared", seed=None):
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise ValueError("players must be 1, 2, 3 or 4, not %r" % (players,))
+        teams = bool(teams)
+        self.seat_colours = seating(players, teams)
+        if size == 4 and players > 2:
+            raise ValueError("the 4x4 board is for 2 players only")
+        if tie not in TIE_RULES:
+            raise ValueError("tie must be 'shared' or 'none', not %r" % (tie,))
+        self.players = players
+        self.size = size
+        self.teams = teams
+        self.tie = tie
+        self.seed = seed
+        colours = []
+        for colour in COLOURS:
+            for seat in self.seat_colours:
+                if colour in seat:
+                    colours.append(colour)
+        # Colours in play, in clockwise order; the turn goes round this tuple.
+        self.colours = tuple(colours)
+        if first is None:
+            first = toss_first(self.colours, Random(fresh_seed() if seed is None else seed))
+        first = colour_of(first)
+        if first not in self.colours:
+            raise ValueError("%s is not in play" % NAMES[first])
+        self.first = first
+        self.board = Board(size)
+        self.turn = first
+        self._over = False
+
+    # -- state -----------------------------------------------------------------------------
+
+    @property
+    def over(self):
+        """True once the board is full or nobody can move."""
+        return self._over
+
+    @property
+    def moves(self):
+        """The cells played so far, in order."""
+        return [cell for cell, _ in self.board.moves]
+
+    def seat_of(self, colour):
+        """The seat playing ``colour``, or ``None`` for a neutral colour."""
+        for seat in range(len(self.seat_colours)):
+            if colour in self.seat_colours[seat]:
+                return seat
+        return None
+
+    def next_colour(self, colour):
+        """The colour that plays after ``colour``."""
+        colours = self.colours
+        return colours[(colours.index(colour) + 1) % len(colours)]
+
+    def legal_moves(self):
+        """The cells the colour to move may play, ascending (empty once the game is over)."""
+        if self._over:
+            return []
+        return self.board.legal_moves(self.turn)
+
+    def is_legal(self, cell):
+        return not self._over and self.board.is_legal(cell, self.turn)
+
+    def scores(self):
+        """Points per seat: the balls showing the seat's colours."""
+        board = self.board
+        result = []
+        for seat in self.seat_colours:
+            points = 0
+            for colour in seat:
+                points += board.count(colour)
+            result.append(points)
+        return tuple(result)
+
+    def winners(self):
+        """The seats that won the round (several on a shared tie, none on a tie under the "none"
+        rule); empty while the game goes on."""
+        if not self._over:
+            return ()
+        scores = self.scores()
+        best = max(scores)
+        leaders = tuple([seat for seat in range(len(scores)) if scores[seat] == best])
+        if len(leaders) > 1 and self.tie == "none":
+            return ()
+        return leaders
+
+    # -- moves -----------------------------------------------------------------------------
+
+    def play(self, cell):
+        """Play ``cell`` (an int or a name like ``"c3"``) for the colour to move; returns the turned
+        cells. Raises ``IllegalMove`` and changes nothing if the move is not allowed."""
+        if self._over:
+            raise IllegalMove("the game is over")
+        turned = self.board.play(cell, self.turn)
+        self._advance()
+        return turned
+
+    def undo(self):
+        """Take back the last move; returns its cell. Raises ``ValueError`` if there is none."""
+        moves = self.board._moves
+        if not moves:
+            raise ValueError("no move to undo")
+        self.turn = moves[-1] & 7
+        self._over = False
+        return self.board.undo()
+
+    def _advance(self):
+        board = self.board
+        self.turn = self.next_colour(self.turn)
+        # Under these rules nobody can move only on a full board or one without balls.
+        self._over = board.is_full() or not board._frontier
+
+    # -- records ---------------------------------------------------------------------------
+
+    def record(self):
+        """The game as plain text: a header, then one move per line (``12. G c3``)."""
+        board = self.board
+        lines = [
+            "# Rolit game record",
+            "Size: %d" % self.size,
+            "Players: %d" % self.players,
+            "Teams: %s" % ("yes" if self.teams else "no"),
+            "Tie: %s" % self.tie,
+            "First: %s" % NAMES[self.first],
+            "",
+        ]
+        number = 1
+        for cell, colour in board.moves:
+            lines.append("%d. %s %s" % (number, LETTERS[colour], board.cell_name(cell)))
+            number += 1
+        if self._over:
+            scores = self.scores()
+            parts = []
+            for seat in range(len(scores)):
+                parts.append("%s %d" % ("+".join([LETTERS[c] for c in self.seat_colours[seat]]),
+                                        scores[seat]))
+            lines.append("# Result: " + ", ".join(parts))
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def from_record(cls, text):
+        """Replay a record made by ``record()`` (or by hand). Every move is checked; an error names
+        the first bad ply."""
+        header, moves = parse_record(text)
+        if "first" not in header:
+            if not moves or moves[0][1] is None:
+                raise ValueError("record header: no 'First:' colour")
+            header["first"] = colour_of(moves[0][1])
+        try:
+            game = cls(players=header.get("players", 2), size=header.get("size", 8),
+                       first=header.get("first"), teams=header.get("teams", False),
+                       tie=header.get("tie", "shared"), seed=0)
+        except ValueError as error:
+            raise ValueError("record header: %s" % error)
+        replay(game, moves)
+        return game
+
+
+def replay(game, moves):
+    """Play ``moves`` ((line, colour letter or None, cell name) triples) on ``game``."""
+    ply = 0
+    for line, letter, name in moves:
+        ply += 1
+        where = "ply %d (line %d, %s)" % (ply, line, name)
+        if game.over:
+            raise IllegalMove("%s: the game is already over" % where)
+        if letter is not None and colour_of(letter) != game.turn:
+            raise IllegalMove("%s: it is %s's turn, not %s's"
+                              % (where, NAMES[game.turn], NAMES[colour_of(letter)]))
+        try:
+            cell = game.board.parse_cell(name)
+        except ValueError as error:
+            raise ValueError("%s: %s" % (where, error))
+        try:
+            game.play(cell)
+        except IllegalMove as error:
+            raise IllegalMove("%s: %s" % (where, error))
+
+
+_HEADER_KEYS = ("size", "players", "teams", "tie", "first", "seed", "rounds", "round")
+
+
+def parse_record(text):
+    """Split a record into its header (a dict) and its moves. Raises ``ValueError`` on bad text."""
+    if not isinstance(text, str):
+        raise ValueError("a record must be text")
+    header = {}
+    moves = []
+    number = 0
+    for raw in text.split("\n"):
+        number += 1
+        hash_at = raw.find("#")
+        line = (raw if hash_at < 0 else raw[:hash_at]).strip()
+        if not line:
+            continue
+        colon = line.find(":")
+        if colon > 0 and line[:colon].strip().lower() in _HEADER_KEYS:
+            if moves:
+                raise ValueError("line %d: header line after the moves" % number)
+            key = line[:colon].strip().lower()
+            header[key] = _header_value(key, line[colon + 1:].strip(), number)
+            continue
+        if colon >= 0:
+            raise ValueError("line %d: unknown header %r" % (number, line[:colon].strip()))
+        letter = None
+        for token in line.replace(",", " ").split():
+            if token[-1] == "." and token[:-1].isdigit():
+                continue  # a move number
+            if len(token) == 1 and token.upper() in "RYGB":
+                letter = token.upper()
+                continue
+            moves.append((number, letter, token))
+            letter = None
+        if letter is not None:
+            raise ValueError("line %d: colour %s without a move" % (number, letter))
+    return header, moves
+
+
+def _header_value(key, value, number):
+    low = value.lower()
+    if key in ("size", "players", "seed", "rounds", "round"):
+        if not (value.isdigit() or (value[:1] == "-" and value[1:].isdigit())):
+            raise ValueError("line %d: %s must be a number, not %r" % (number, key, value))
+        return int(value)
+    if key == "teams":
+        if low in ("yes", "true", "1", "on"):
+            return True
+        if low in ("no", "false", "0", "off"):
+            return False
+        raise ValueError("line %d: teams must be yes or no, not %r" % (number, value))
+    if key == "first":
+        try:
+            return colour_of(value)
+        except ValueError as error:
+            raise ValueError("line %d: %s" % (number, error))
+    if low not in TIE_RULES:
+        raise ValueError("line %d: tie must be shared or none, not %r" % (number, value))
+    return low
+
+
+class Match:
+    """Several rounds of Rolit. The starting seat moves one seat clockwise each round; the match
+    goes to the most rounds won, then the most points over all rounds; still tied, they share."""
+
+    def __init__(self, rounds=3, players=2, size=8, teams=False, tie="shared", first=None,
+                 seed=None):
+        if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 1:
+            raise ValueError("rounds must be a whole number of at least 1, not %r" % (rounds,))
+        self.rounds = rounds
+        self.players = players
+        self.size = size
+        self.teams = bool(teams)
+        self.tie = tie
+        self.seed = seed
+        self.seat_colours = seating(players, teams)
+        if first is None:
+            colours = []
+            for seat in self.seat_colours:
+                colours.extend(seat)
+            first = toss_first(colours, Random(fresh_seed() if seed is None else seed))
+        self.game = Game(players, size, first, teams, tie)
+        self.round = 1
+        self._finished = []  # (scores, winners) of the rounds before this one
+
+    def _results(self):
+        results = list(self._finished)
+        if self.game.over:
+            results.append((self.game.scores(), self.game.winners()))
+        return results
+
+    @property
+    def rounds_won(self):
+        """Rounds won per seat, counting the current round once it is over."""
+        won = [0] * len(self.seat_colours)
+        for _, winners in self._results():
+            for seat in winners:
+                won[seat] += 1
+        return tuple(won)
+
+    @property
+    def points(self):
+        """Points per seat over the finished rounds."""
+        total = [0] * len(self.seat_colours)
+        for scores, _ in self._results():
+            for seat in range(len(scores)):
+                total[seat] += scores[seat]
+        return tuple(total)
+
+    @property
+    def over(self):
+        return self.round >= self.rounds and self.game.over
+
+    def next_round(self):
+        """Start the next round once this one is over; the next seat clockwise starts."""
+        if not self.game.over:
+            raise ValueError("round %d is still being played" % self.round)
+        if self.over:
+            raise ValueError("the match is over")
+        game = self.game
+        self._finished.append((game.scores(), game.winners()))
+        self.round += 1
+        self.game = Game(self.players, self.size, game.next_colour(game.first), self.teams,
+                         self.tie)
+        return self.game
+
+    def winners(self):
+        """The seats that won the match (several if they share it); empty until it is over."""
+        if not self.over:
+            return ()
+        won = self.rounds_won
+        points = self.points
+        best = max(won)
+        leaders = [seat for seat in range(len(won)) if won[seat] == best]
+        most = max([points[seat] for seat in leaders])
+        return tuple([seat for seat in leaders if points[seat] == most])

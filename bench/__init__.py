@@ -1,0 +1,1 @@
+"""Benchmarks: scripts that print figures. Run them all with `make bench`."""

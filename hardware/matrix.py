@@ -1,0 +1,230 @@
+"""An 8x8 (or any size) NeoPixel matrix that shows frames as the player sees them.
+
+>>> import board, neopixel
+>>> from hardware.matrix import Matrix
+>>> strip = neopixel.NeoPixel(board.GP0, 64, auto_write=False, pixel_order=neopixel.GRB)
+>>> matrix = Matrix(strip, layout="serpentine", rotation=90, brightness=30)
+>>> matrix.show([(255, 0, 0)] * 64)  # everything red, within the 500 mA budget
+
+``pixels`` is any NeoPixel-like strip: ``neopixel.NeoPixel`` on a board, any
+``adafruit_pixelbuf.PixelBuf`` subclass (the simulator's strip, the tests' capturing strip), or a
+plain list. The matrix sets ``pixels[i]`` to packed ``0xRRGGBB`` ints (no allocation per pixel) and
+calls ``pixels.show()``; the strip's own ``pixel_order`` turns them into bytes on the wire. The
+strip's ``brightness`` is set to 1.0 once: brightness, gamma and the current budget are applied
+here, in integer arithmetic, so that the budget sees the values that really go out.
+
+A frame is a sequence of ``width * height`` colours, row by row from the top-left as the player
+sees the matrix; each colour is an ``(r, g, b)`` tuple of 0-255 or a packed ``0xRRGGBB`` int.
+
+Per frame, each channel value ``v`` goes through:
+
+1. the gamma table: ``round(255 * (v / 255) ** (gamma / 10))``, at least 1 for any ``v > 0`` so a
+   dim colour never vanishes;
+2. brightness (percent): ``(g * brightness + 50) // 100``, again at least 1 when ``g > 0``;
+3. the current budget. The model: a lit channel draws ``value / 255 * 20`` mA (WS2812B: about
+   20 mA per channel at full), and every pixel idles at ``idle_ma`` (default 1 mA) even when dark.
+   If ``sum(values) * 20 / 255 + idle_ma * n`` would exceed ``max_current_ma``, every value is
+   scaled by ``limit / sum`` (rounding down), where ``limit = (max_current_ma - idle_ma * n) * 255
+   // 20``, so the estimate stays under the budget. ``current_ma`` and ``limited`` tell what the
+   last frame drew and whether it was scaled.
+
+Only integers are used per frame, and the buffers are allocated once.
+"""
+
+LAYOUTS = ("rows", "serpentine")
+ROTATIONS = (0, 90, 180, 270)
+MA_PER_CHANNEL = 20  # mA drawn by one colour channel at 255
+
+
+def gamma_table(gamma=22):
+    """A 256-entry ``bytearray`` mapping 0-255 to gamma-corrected 0-255.
+
+    ``gamma`` is the exponent in tenths: 22 means 2.2, 10 means no correction. A non-zero input
+    never maps to 0. Computed once (floats are fine here; nothing per frame uses them).
+    """
+    if not isinstance(gamma, int) or isinstance(gamma, bool) or not 10 <= gamma <= 40:
+        raise ValueError("gamma must be 10-40 (tenths: 22 is 2.2), not %r" % (gamma,))
+    table = bytearray(256)
+    exponent = gamma / 10
+    for value in range(1, 256):
+        out = int(255 * (value / 255) ** exponent + 0.5)
+        table[value] = out if out > 0 else 1
+    return table
+
+
+def strip_map(width=8, height=8, layout="rows", rotation=0, mirror=False):
+    """The strip index of each frame position (a ``bytearray`` of ``width * height``).
+
+    The frame is ``width`` x ``height`` as the player sees it. ``mirror`` flips it left to right,
+    then ``rotation`` turns it clockwise by that many degrees onto the panel (so a panel mounted a
+    quarter turn anticlockwise wants ``rotation=90``). The panel is wired from its top-left pixel
+    (index 0) along its first row, either every row left to right (``"rows"``, "progressive") or
+    zigzag (``"serpentine"``: odd rows run right to left). A panel that starts in another corner is
+    the same panel rotated or mirrored.
+    """
+    if layout not in LAYOUTS:
+        raise ValueError("layout must be 'rows' or 'serpentine', not %r" % (layout,))
+    if rotation not in ROTATIONS:
+        raise ValueError("rotation must be 0, 90, 180 or 270, not %r" % (rotation,))
+    if not (0 < width <= 16 and 0 < height <= 16):
+        raise ValueError("matrix size must be 1-16 by 1-16, not %rx%r" % (width, height))
+    # The panel's own size: a quarter turn swaps the sides.
+    panel_w = height if rotation in (90, 270) else width
+    panel_h = width if rotation in (90, 270) else height
+    table = bytearray(width * height)
+    for y in range(height):
+        for x in range(width):
+            mx = width - 1 - x if mirror else x
+            if rotation == 0:
+                px, py = mx, y
+            elif rotation == 90:
+                px, py = height - 1 - y, mx
+            elif rotation == 180:
+                px, py = width - 1 - mx, height - 1 - y
+            else:
+                px, py = y, width - 1 - mx
+            if layout == "serpentine" and py & 1:
+                px = panel_w - 1 - px
+            table[y * width + x] = py * panel_w + px
+    return table
+
+
+class Matrix:
+    """A NeoPixel matrix behind one call: ``show(frame)``.
+
+    :param pixels: the strip (``neopixel.NeoPixel(..., auto_write=False)`` or any ``PixelBuf``).
+    :param int width, height: the frame size as the player sees it (default 8 x 8).
+    :param str layout: ``"rows"`` or ``"serpentine"``, how the panel is wired.
+    :param int rotation: 0, 90, 180 or 270 degrees clockwise.
+    :param bool mirror: flip left to right (panels seen through the back, or wired from the right).
+    :param int gamma: gamma exponent in tenths (22 = 2.2; 10 = linear).
+    :param int brightness: percent, 0-100 (default 30).
+    :param int max_current_ma: the budget for the whole matrix (default 500, safe on USB).
+    :param int idle_ma: what one dark pixel draws (default 1).
+    """
+
+    def __init__(self, pixels, width=8, height=8, layout="rows", rotation=0, mirror=False,
+                 gamma=22, brightness=30, max_current_ma=500, idle_ma=1):
+        count = width * height
+        size = getattr(pixels, "n", None)
+        if size is None:
+            size = len(pixels)
+        if size < count:
+            raise ValueError("the strip has %d pixels, the matrix needs %d" % (size, count))
+        self.pixels = pixels
+        self.width = width
+        self.height = height
+        self.count = count
+        self._map = strip_map(width, height, layout, rotation, mirror)
+        self.layout = layout
+        self.rotation = rotation
+        self.mirror = bool(mirror)
+        self._gamma = gamma_table(gamma)
+        self.gamma = gamma
+        self._table = bytearray(256)
+        self._brightness = 0
+        self.brightness = brightness
+        if not isinstance(max_current_ma, int) or max_current_ma < 1 or max_current_ma > 20000:
+            raise ValueError("max_current_ma must be 1-20000, not %r" % (max_current_ma,))
+        if not isinstance(idle_ma, int) or idle_ma < 0 or idle_ma * count >= max_current_ma:
+            raise ValueError("idle_ma %r leaves nothing of the %d mA budget"
+                             % (idle_ma, max_current_ma))
+        self.max_current_ma = max_current_ma
+        self.idle_ma = idle_ma
+        # The largest sum of channel values the budget allows.
+        self._limit = (max_current_ma - idle_ma * count) * 255 // MA_PER_CHANNEL
+        self._out = bytearray(3 * count)  # r, g, b per strip index
+        self.current_ma = idle_ma * count
+        self.limited = False
+        try:
+            pixels.brightness = 1.0
+        except AttributeError:
+            pass
+
+    @classmethod
+    def from_settings(cls, pixels, settings):
+        """A matrix configured by a ``hardware.config.Settings`` (or any object with the same
+        ``matrix_*`` attributes)."""
+        return cls(pixels, width=settings.matrix_width, height=settings.matrix_height,
+                   layout=settings.matrix_layout, rotation=settings.matrix_rotation,
+                   mirror=settings.matrix_mirror, gamma=settings.matrix_gamma,
+                   brightness=settings.brightness, max_current_ma=settings.max_current_ma)
+
+    @property
+    def brightness(self):
+        """Brightness in percent, 0-100; set it any time (menus, night mode)."""
+        return self._brightness
+
+    @brightness.setter
+    def brightness(self, percent):
+        if not isinstance(percent, int) or isinstance(percent, bool) or not 0 <= percent <= 100:
+            raise ValueError("brightness must be 0-100 percent, not %r" % (percent,))
+        self._brightness = percent
+        gamma = self._gamma
+        table = self._table
+        for value in range(256):
+            out = (gamma[value] * percent + 50) // 100
+            table[value] = 1 if out == 0 and percent and value else out
+
+    def strip_index(self, x, y):
+        """The strip index that lights the cell in column ``x``, row ``y`` (from the top-left)."""
+        return self._map[y * self.width + x]
+
+    def show(self, frame):
+        """Show ``frame`` (``width * height`` colours, row by row from the top-left)."""
+        table = self._table
+        index = self._map
+        out = self._out
+        total = 0
+        for p in range(self.count):
+            colour = frame[p]
+            if isinstance(colour, int):
+                r = table[(colour >> 16) & 255]
+                g = table[(colour >> 8) & 255]
+                b = table[colour & 255]
+            else:
+                r = table[colour[0]]
+                g = table[colour[1]]
+                b = table[colour[2]]
+            at = 3 * index[p]
+            out[at] = r
+            out[at + 1] = g
+            out[at + 2] = b
+            total += r + g + b
+        limit = self._limit
+        self.limited = total > limit
+        if self.limited:
+            for at in range(len(out)):
+                out[at] = out[at] * limit // total
+            total = 0
+            for at in range(len(out)):
+                total += out[at]
+        self.current_ma = self.idle_ma * self.count + (total * MA_PER_CHANNEL + 254) // 255
+        pixels = self.pixels
+        at = 0
+        for i in range(self.count):
+            pixels[i] = out[at] << 16 | out[at + 1] << 8 | out[at + 2]
+            at += 3
+        pixels.show()
+
+    def fill(self, colour):
+        """Show one colour everywhere (still gamma-corrected and within the budget)."""
+        self.show(_Same(colour, self.count))
+
+    def clear(self):
+        """Turn every pixel off."""
+        self.fill(0)
+
+
+class _Same:
+    """A frame of one colour, without building a list."""
+
+    def __init__(self, colour, count):
+        self.colour = colour
+        self.count = count
+
+    def __getitem__(self, index):
+        return self.colour
+
+    def __len__(self):
+        return self.count

@@ -14,7 +14,7 @@ class Random:
 
     def seed(self, seed=None):
         seed = 0 if seed is None else int(seed)
-        # Fold any int into two non-zero 15-bit states.
+        # Fold any int into two 30-bit states; both depend on every part of the seed.
         low = 0
         high = 0
         seed = seed if seed >= 0 else -seed * 2 + 1
@@ -24,9 +24,9 @@ class Random:
             seed >>= 30
             if not seed:
                 break
-        self._z = low ^ 0x2545 or 1
-        self._w = high ^ 0x1F3B or 1
-        for _ in range(4):
+        self._z = (low * 20021 + high + 0x2545) & 0x3FFFFFFF or 1
+        self._w = (high * 17231 + low * 3 + 0x1F3B) & 0x3FFFFFFF or 1
+        for _ in range(8):
             self.bits()
 
     def bits(self):
@@ -35,7 +35,7 @@ class Random:
         w = 18000 * (self._w & 0x7FFF) + (self._w >> 15)
         self._z = z
         self._w = w
-        return (z & 0x7FFF) << 15 | (w & 0x7FFF)
+        return ((z & 0x7FFF) << 15 ^ w ^ z >> 15) & 0x3FFFFFFF
 
     def below(self, n):
         """A random int in [0, n) for 0 < n <= 2**30."""

@@ -1,0 +1,247 @@
+"""Settings from ``settings.toml``, checked, with presets for the supported boards.
+
+>>> from hardware import config
+>>> settings = config.load()          # reads ROLIT_* keys with os.getenv
+>>> for message in settings.errors:   # bad or unknown values, each already replaced by a default
+...     print(message)
+
+Every key is optional. ``ROLIT_PRESET`` picks a board's default pins; any other key overrides one
+value. Values are integers or strings, as ``os.getenv`` returns them on CircuitPython. A value that
+is missing gets the default; a value that is wrong adds a clear message to ``settings.errors`` and
+gets the default too, so the device always starts (``code.py`` prints the messages and flashes an
+error pattern). The keys and their defaults are in ``KEYS`` below and in docs/hardware.md.
+
+Where ``os.getenv`` is missing (plain MicroPython) or empty (a PC with Blinka that did not load the
+file), ``settings.toml`` is read directly with the same rules.
+"""
+
+import os
+
+# name: (matrix pin, up, down, left, right, select, back, joystick x, joystick y, joystick press,
+#        buzzer). "" means not fitted.
+PRESETS = {
+    "pico": ("GP0", "GP2", "GP3", "GP4", "GP5", "GP6", "GP7", "GP26", "GP27", "GP22", "GP15"),
+    "pico_w": ("GP0", "GP2", "GP3", "GP4", "GP5", "GP6", "GP7", "GP26", "GP27", "GP22", "GP15"),
+    "feather_rp2040": ("D5", "D9", "D10", "D11", "D12", "D24", "D25", "A0", "A1", "D4", "A3"),
+    # A Raspberry Pi has no analog inputs: buttons only. NeoPixels need GPIO18 (PWM) or GPIO10 (SPI).
+    "blinka_pi": ("D18", "D5", "D6", "D13", "D19", "D26", "D21", "", "", "", ""),
+}
+PRESET_NAMES = ("pico", "pico_w", "feather_rp2040", "blinka_pi")
+_PIN_KEYS = ("ROLIT_MATRIX_PIN", "ROLIT_PIN_UP", "ROLIT_PIN_DOWN", "ROLIT_PIN_LEFT",
+             "ROLIT_PIN_RIGHT", "ROLIT_PIN_SELECT", "ROLIT_PIN_BACK", "ROLIT_JOY_X", "ROLIT_JOY_Y",
+             "ROLIT_JOY_PRESS", "ROLIT_BUZZER_PIN")
+_PIN_ATTRS = ("matrix_pin", "pin_up", "pin_down", "pin_left", "pin_right", "pin_select",
+              "pin_back", "joy_x", "joy_y", "joy_press", "buzzer_pin")
+
+INPUTS = ("buttons", "joystick", "onebutton")
+PIXEL_ORDERS = ("GRB", "RGB", "BRG", "RBG", "GBR", "BGR", "GRBW", "RGBW")
+STORAGES = ("nvm", "file", "none")
+
+# (key, attribute, kind, default, low, high); kind "int", "bool" (0/1), or a tuple of allowed words.
+KEYS = (
+    ("ROLIT_INPUT", "input", INPUTS, "buttons", 0, 0),
+    ("ROLIT_PIXEL_ORDER", "pixel_order", PIXEL_ORDERS, "GRB", 0, 0),
+    ("ROLIT_LAYOUT", "matrix_layout", ("rows", "serpentine"), "rows", 0, 0),
+    ("ROLIT_ROTATION", "matrix_rotation", (0, 90, 180, 270), 0, 0, 0),
+    ("ROLIT_MIRROR", "matrix_mirror", "bool", False, 0, 1),
+    ("ROLIT_GAMMA", "matrix_gamma", "int", 22, 10, 40),
+    ("ROLIT_BRIGHTNESS", "brightness", "int", 30, 1, 100),
+    ("ROLIT_MAX_MA", "max_current_ma", "int", 500, 100, 10000),
+    ("ROLIT_BUTTONS_TO_GND", "buttons_to_ground", "bool", True, 0, 1),
+    ("ROLIT_JOY_DEADZONE", "joy_dead_zone", "int", 30, 5, 90),
+    ("ROLIT_JOY_INVERT_X", "joy_invert_x", "bool", False, 0, 1),
+    ("ROLIT_JOY_INVERT_Y", "joy_invert_y", "bool", False, 0, 1),
+    ("ROLIT_JOY_SWAP", "joy_swap", "bool", False, 0, 1),
+    ("ROLIT_REPEAT_DELAY", "repeat_delay_ms", "int", 400, 100, 2000),
+    ("ROLIT_REPEAT_MS", "repeat_ms", "int", 150, 30, 1000),
+    ("ROLIT_LONG_PRESS", "long_press_ms", "int", 600, 200, 3000),
+    ("ROLIT_VOLUME", "volume", "int", 0, 0, 100),
+    ("ROLIT_STORAGE", "storage", STORAGES, "nvm", 0, 0),
+    ("ROLIT_SAVE_FILE", "save_file", "str", "/rolit.sav", 0, 0),
+    ("ROLIT_NVM_OFFSET", "nvm_offset", "int", 0, 0, 65536),
+    ("ROLIT_FRAME_MS", "frame_ms", "int", 20, 0, 200),
+    ("ROLIT_SEED", "seed", "int", -1, -1, 1 << 29),
+    ("ROLIT_MAX_FRAMES", "max_frames", "int", 0, 0, 1 << 29),
+)
+
+
+class Settings:
+    """Every setting as an attribute (``settings.brightness``...) plus ``errors``, the messages
+    for values that were replaced by defaults."""
+
+    matrix_width = 8
+    matrix_height = 8
+
+    def __init__(self):
+        self.errors = []
+        self.preset = "pico"
+        for key, attr, kind, default, low, high in KEYS:
+            setattr(self, attr, default)
+        for i in range(len(_PIN_ATTRS)):
+            setattr(self, _PIN_ATTRS[i], PRESETS["pico"][i])
+
+    def describe(self):
+        """One line per setting, for the serial console."""
+        lines = ["preset: %s" % self.preset]
+        for attr in _PIN_ATTRS:
+            lines.append("%s: %s" % (attr, getattr(self, attr) or "-"))
+        for key, attr, kind, default, low, high in KEYS:
+            lines.append("%s: %r" % (attr, getattr(self, attr)))
+        return lines
+
+
+def read_toml(path="settings.toml"):
+    """The ``KEY = value`` lines of a settings file as a dict of strings and ints (the subset of
+    TOML that CircuitPython's ``os.getenv`` reads). A missing file gives ``{}``."""
+    values = {}
+    try:
+        with open(path) as handle:
+            text = handle.read()
+    except OSError:
+        return values
+    for line in text.split("\n"):
+        line = line.strip()
+        if not line or line[0] == "#" or line[0] == "[":
+            continue
+        equals = line.find("=")
+        if equals < 1:
+            continue
+        key = line[:equals].strip()
+        value = line[equals + 1:].strip()
+        if value[:1] == '"':
+            end = value.find('"', 1)
+            values[key] = value[1:end] if end > 0 else value[1:]
+            continue
+        hash_at = value.find("#")
+        if hash_at >= 0:
+            value = value[:hash_at].strip()
+        values[key] = _to_int(value)
+    return values
+
+
+def _to_int(text):
+    """An int from decimal or 0x hex text, else the text itself."""
+    text = text.strip()
+    body = text[1:] if text[:1] == "-" else text
+    if body.isdigit():
+        return int(text)
+    if body[:2].lower() == "0x" and len(body) > 2:
+        try:
+            return int(text, 16)
+        except ValueError:
+            pass
+    return text
+
+
+def _source(getenv, path):
+    """A function key -> raw value (str, int or None)."""
+    if getenv is None:
+        getenv = getattr(os, "getenv", None)
+    table = None
+    if getenv is None or getenv("ROLIT_PRESET") is None:
+        table = read_toml(path)
+        if getenv is not None and not table:
+            table = None
+    if table is None:
+        return getenv
+
+    def lookup(key):
+        value = None if getenv is None else getenv(key)
+        return table.get(key) if value is None else value
+
+    return lookup
+
+
+def load(getenv=None, path="settings.toml"):
+    """Read every ``ROLIT_*`` setting; never raises for a bad value (see ``Settings.errors``).
+
+    ``getenv`` defaults to ``os.getenv``; tests pass a dict's ``get``.
+    """
+    get = _source(getenv, path)
+    settings = Settings()
+    errors = settings.errors
+    preset = get("ROLIT_PRESET")
+    if preset is not None:
+        preset = str(preset).strip().lower()
+        if preset in PRESETS:
+            settings.preset = preset
+        else:
+            errors.append("ROLIT_PRESET = %r is not one of %s; using pico"
+                          % (preset, ", ".join(PRESET_NAMES)))
+    pins = PRESETS[settings.preset]
+    for i in range(len(_PIN_KEYS)):
+        value = get(_PIN_KEYS[i])
+        if value is None:
+            value = pins[i]
+        elif not isinstance(value, str) or (value and not _is_name(value)):
+            errors.append("%s = %r is not a pin name like \"GP0\" or \"D5\"; using %r"
+                          % (_PIN_KEYS[i], value, pins[i]))
+            value = pins[i]
+        setattr(settings, _PIN_ATTRS[i], value.strip())
+    for key, attr, kind, default, low, high in KEYS:
+        value = get(key)
+        if value is None:
+            continue
+        checked = _check(value, kind, low, high)
+        if checked is None:
+            errors.append("%s = %r %s; using %r" % (key, value, _expect(kind, low, high), default))
+        else:
+            setattr(settings, attr, checked)
+    return settings
+
+
+def _is_name(text):
+    text = text.strip()
+    if not text:
+        return False
+    for char in text:
+        if not (char.isdigit() or char.isalpha() or char == "_"):
+            return False
+    return True
+
+
+def _check(value, kind, low, high):
+    """The checked value, or None if it is not acceptable."""
+    if isinstance(value, str):
+        value = value.strip()
+        if kind == "str":
+            return value if value else None
+        if kind == "bool" or kind == "int" or isinstance(kind, tuple) and isinstance(kind[0], int):
+            lowered = value.lower()
+            if kind == "bool" and lowered in ("true", "yes", "on"):
+                return True
+            if kind == "bool" and lowered in ("false", "no", "off"):
+                return False
+            value = _to_int(value)
+    if kind == "str":
+        return None
+    if isinstance(kind, tuple):
+        if isinstance(value, str):
+            # Words match whatever the case: "Serpentine", "grb".
+            value = value.upper() if kind[0].isupper() else value.lower()
+        return value if value in kind else None
+    if not isinstance(value, int) or isinstance(value, bool):
+        return value if isinstance(value, bool) and kind == "bool" else None
+    if not low <= value <= high:
+        return None
+    return bool(value) if kind == "bool" else value
+
+
+def _expect(kind, low, high):
+    if kind == "bool":
+        return "should be 0 or 1"
+    if kind == "int":
+        return "should be a whole number from %d to %d" % (low, high)
+    if kind == "str":
+        return "should be text in quotes"
+    return "should be one of %s" % ", ".join([str(k) for k in kind])
+
+
+def pin(board_module, name, what, errors):
+    """``board.<name>``, or None with a message in ``errors`` if the board has no such pin."""
+    if not name:
+        return None
+    found = getattr(board_module, name, None)
+    if found is None:
+        errors.append("%s: this board has no pin %r (check settings.toml)" % (what, name))
+    return found

@@ -59,11 +59,11 @@ class _Geometry:
                     c += dc
                 if line:
                     # Seen from that neighbour, this cell lies in the opposite direction, 7 - d.
-                    near.append(line[0] << 3 | (7 - d))
+                    near.append(line[0] << 8 | 1 << (7 - d))
                 lines.append(tuple(line))
             neighbours.append(tuple(near))
             rays.append(tuple(lines))
-        # neighbours[cell]: (neighbour << 3 | direction from the neighbour back to cell)
+        # neighbours[cell]: (neighbour << 8 | bit of the direction from the neighbour back to cell)
         self.neighbours = tuple(neighbours)
         # rays[cell][d]: the cells from cell outward in direction d, nearest first
         self.rays = tuple(rays)
@@ -248,7 +248,8 @@ class Board:
     def legal_moves(self, colour):
         """The cells ``colour`` may play, ascending: the capturing ones if any exist, else every
         empty cell next to a ball."""
-        _check_colour(colour)
+        if type(colour) is not int or not RED <= colour <= BLUE:
+            _check_colour(colour)
         cells = self._cells
         near = self._near
         rays = self._geo.rays
@@ -331,53 +332,73 @@ class Board:
     def play(self, cell, colour):
         """Put a ``colour`` ball on ``cell`` and turn what it captures. Returns the turned cells,
         ascending. Raises ``IllegalMove`` (and changes nothing) if the rules forbid the move."""
-        _check_colour(colour)
+        if type(colour) is not int or not RED <= colour <= BLUE:
+            _check_colour(colour)
+        if cell not in self._frontier:
+            cell = self._resolve(cell)
+        turned = self._turned(cell, colour)
+        if not turned and self.has_capture(colour):
+            raise IllegalMove("%s captures nothing, and %s must capture"
+                              % (self.cell_name(cell), NAMES[colour]))
+        self._apply(cell, colour, turned)
+        return turned
+
+    def _resolve(self, cell):
+        # A playable cell from a cell name, or IllegalMove saying why the cell cannot be played.
         if isinstance(cell, str):
             try:
                 cell = self.parse_cell(cell)
             except ValueError as error:
                 raise IllegalMove(str(error))
-        if cell not in self._frontier:
-            if not isinstance(cell, int) or isinstance(cell, bool) or not 0 <= cell < self._geo.cells:
-                raise IllegalMove("no cell %r on a %dx%d board" % (cell, self.size, self.size))
-            if self._cells[cell]:
-                raise IllegalMove("%s is taken" % self.cell_name(cell))
-            raise IllegalMove("%s does not touch a ball" % self.cell_name(cell))
-        if not self._captures_from(cell, colour) and self.has_capture(colour):
-            raise IllegalMove("%s captures nothing, and %s must capture"
-                              % (self.cell_name(cell), NAMES[colour]))
-        return self._play(cell, colour)
+            if cell in self._frontier:
+                return cell
+        if not isinstance(cell, int) or isinstance(cell, bool) or not 0 <= cell < self._geo.cells:
+            raise IllegalMove("no cell %r on a %dx%d board" % (cell, self.size, self.size))
+        if self._cells[cell]:
+            raise IllegalMove("%s is taken" % self.cell_name(cell))
+        raise IllegalMove("%s does not touch a ball" % self.cell_name(cell))
 
     def _play(self, cell, colour):
-        # The move is known to be legal here.
+        """Play a move known to be legal (no checks): for search. Returns the turned cells."""
+        turned = self._turned(cell, colour)
+        self._apply(cell, colour, turned)
+        return turned
+
+    def _turned(self, cell, colour):
+        # The cells a ball of colour on (empty, frontier) cell would turn, ascending.
         cells = self._cells
-        counts = self._counts
-        trail = self._trail
         rays = self._geo.rays[cell]
         turned = []
         for d in _DIRECTIONS_OF[self._near[cell]]:
             ray = rays[d]
-            end = 0
-            for i in range(len(ray)):
-                seen = cells[ray[i]]
-                if seen == colour:
-                    end = i
+            if cells[ray[0]] == colour:
+                continue
+            for other in ray:
+                seen = cells[other]
+                if seen == colour or not seen:
                     break
-                if seen == EMPTY:
-                    break
-            for i in range(end):
-                other = ray[i]
-                old = cells[other]
-                trail.append(other << 3 | old)
-                counts[old] -= 1
-                cells[other] = colour
-                turned.append(other)
+            if seen == colour:
+                for other in ray:
+                    if cells[other] == colour:
+                        break
+                    turned.append(other)
+        if len(turned) > 1:
+            turned.sort()
+        return turned
+
+    def _apply(self, cell, colour, turned):
+        cells = self._cells
+        counts = self._counts
+        trail = self._trail
+        for other in turned:
+            old = cells[other]
+            trail.append(other << 3 | old)
+            counts[old] -= 1
+            cells[other] = colour
         counts[colour] += len(turned)
         trail.append(len(turned) << 8 | cell)
         self._moves.append(cell << 3 | colour)
         self._put(cell, colour)
-        turned.sort()
-        return turned
 
     def undo(self):
         """Take back the last move. Returns its cell. Raises ``ValueError`` if there is none."""
@@ -424,8 +445,8 @@ class Board:
         cells = self._cells
         frontier = self._frontier
         for entry in self._geo.neighbours[cell]:
-            other = entry >> 3
-            near[other] |= 1 << (entry & 7)
+            other = entry >> 8
+            near[other] |= entry & 0xFF
             if not cells[other]:
                 frontier.add(other)
 
@@ -438,8 +459,8 @@ class Board:
         near = self._near
         frontier = self._frontier
         for entry in self._geo.neighbours[cell]:
-            other = entry >> 3
-            near[other] &= ~(1 << (entry & 7))
+            other = entry >> 8
+            near[other] ^= entry & 0xFF  # the bit is set: this cell held a ball
             if not near[other]:
                 frontier.discard(other)
         if near[cell]:
@@ -451,5 +472,5 @@ class Board:
 
 
 def _check_colour(colour):
-    if not isinstance(colour, int) or not RED <= colour <= BLUE:
+    if type(colour) is not int or not RED <= colour <= BLUE:
         raise ValueError("not a colour: %r (RED, YELLOW, GREEN or BLUE)" % (colour,))

@@ -61,6 +61,10 @@ class Game:
                     colours.append(colour)
         # Colours in play, in clockwise order; the turn goes round this tuple.
         self.colours = tuple(colours)
+        # The colour after each colour in play, indexed by colour.
+        self._after = [0] * 5
+        for i in range(len(colours)):
+            self._after[colours[i]] = colours[(i + 1) % len(colours)]
         if first is None:
             first = toss_first(self.colours, Random(fresh_seed() if seed is None else seed))
         first = colour_of(first)
@@ -92,8 +96,9 @@ class Game:
 
     def next_colour(self, colour):
         """The colour that plays after ``colour``."""
-        colours = self.colours
-        return colours[(colours.index(colour) + 1) % len(colours)]
+        if colour not in self.colours:
+            raise ValueError("%r is not a colour in play" % (colour,))
+        return self._after[colour]
 
     def legal_moves(self):
         """The cells the colour to move may play, ascending (empty once the game is over)."""
@@ -149,7 +154,7 @@ class Game:
 
     def _advance(self):
         board = self.board
-        self.turn = self.next_colour(self.turn)
+        self.turn = self._after[self.turn]
         # Under these rules nobody can move only on a full board or one without balls.
         self._over = board.is_full() or not board._frontier
 

@@ -79,8 +79,7 @@ class Buttons:
         scanner_events = self._scanner.events
         if scanner_events.overflowed:
             # Events were lost: forget what is held rather than leave a key stuck down.
-            scanner_events.clear()
-            scanner_events.overflowed = False
+            scanner_events.clear()  # also resets overflowed
             self._release_all(events)
         event = self._event
         while scanner_events.get_into(event):
@@ -243,8 +242,7 @@ class OneButton:
     def poll(self, now_ms, events):
         scanner_events = self._scanner.events
         if scanner_events.overflowed:
-            scanner_events.clear()
-            scanner_events.overflowed = False
+            scanner_events.clear()  # also resets overflowed
             self._pressed_at = None
         event = self._event
         while scanner_events.get_into(event):

@@ -129,7 +129,9 @@ class Board:
         """A board from position text such as ``"......../.../...RY.../..."`` (rows top to bottom)."""
         if not isinstance(text, str):
             raise ValueError("position text must be a string")
-        rows = text.strip().split("/")
+        text = text.strip()
+        # Rows are separated by "/"; one row per line is accepted too.
+        rows = text.split("/") if "/" in text else text.split()
         size = len(rows)
         if size not in SIZES:
             raise ValueError("position text has %d rows; it needs 8, 6 or 4 separated by '/'" % size)

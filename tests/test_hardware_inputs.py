@@ -1,0 +1,195 @@
+"""Buttons (keypad), joystick (analogio) and one-button input with a fake millisecond clock."""
+
+import pytest
+
+from device_doubles import Device
+from hardware.inputs import Buttons, Joystick, OneButton, Repeat, ticks_diff
+
+UP, DOWN, LEFT, RIGHT, SELECT, BACK = "up", "down", "left", "right", "select", "back"
+WRAP = 1 << 29
+
+
+@pytest.fixture
+def device():
+    dev = Device()
+    yield dev
+    dev.close()
+
+
+def buttons(device, repeat=None):
+    pins = device.board
+    return Buttons(((UP, pins.GP2), (DOWN, pins.GP3), (SELECT, pins.GP6)), repeat=repeat,
+                   keypad=device.keypad)
+
+
+def test_ticks_diff_wraps():
+    assert ticks_diff(5, 3) == 2
+    assert ticks_diff(3, 5) == -2
+    assert ticks_diff(10, WRAP - 10) == 20
+    assert ticks_diff(WRAP - 10, 10) == -20
+
+
+def test_buttons_turn_keypad_events_into_keys(device):
+    pad = buttons(device)
+    scanner = device.keypad.ALL[-1]
+    assert scanner.value_when_pressed is False and scanner.pull   # wired to ground
+    assert scanner.names == ["GP2", "GP3", "GP6"]
+    scanner.press(0)
+    scanner.press(2)
+    assert pad.poll(0, []) == [(UP, True), (SELECT, True)]
+    scanner.press(0, False)
+    assert pad.poll(20, []) == [(UP, False)]
+    assert pad.down == [SELECT]
+    scanner.press(7)   # a key number the driver never asked for is ignored
+    assert pad.poll(40, []) == []
+
+
+def test_buttons_to_3v3(device):
+    Buttons(((UP, device.board.GP2),), to_ground=False, keypad=device.keypad)
+    assert device.keypad.ALL[-1].value_when_pressed is True
+
+
+def test_overflow_releases_held_keys(device):
+    pad = buttons(device)
+    scanner = device.keypad.ALL[-1]
+    scanner.press(1)
+    assert pad.poll(0, []) == [(DOWN, True)]
+    scanner.events.max_events = 2
+    for _ in range(3):
+        scanner.press(0)
+    assert scanner.events.overflowed
+    assert pad.poll(20, []) == [(DOWN, False)]
+    assert not scanner.events.overflowed
+    assert pad.down == []
+
+
+def test_auto_repeat_only_for_listed_keys(device):
+    pad = buttons(device, Repeat(400, 150, (UP, DOWN)))
+    scanner = device.keypad.ALL[-1]
+    scanner.press(0)
+    scanner.press(2)
+    assert pad.poll(1000, []) == [(UP, True), (SELECT, True)]
+    assert pad.poll(1399, []) == []
+    assert pad.poll(1400, []) == [(UP, True)]
+    assert pad.poll(1549, []) == []
+    assert pad.poll(1550, []) == [(UP, True)]
+    # A very late poll repeats once, not once per missed period.
+    assert pad.poll(3000, []) == [(UP, True)]
+    scanner.press(0, False)
+    assert pad.poll(3200, []) == [(UP, False)]
+    assert pad.poll(5000, []) == []          # SELECT is held but never repeats
+
+
+def test_auto_repeat_across_the_clock_wrap(device):
+    repeat = Repeat(400, 150, (RIGHT,))
+    start = WRAP - 100
+    repeat.press(RIGHT, start)
+    assert repeat.poll((start + 399) % WRAP, []) == []
+    assert repeat.poll((start + 400) % WRAP, []) == [(RIGHT, True)]
+    assert repeat.poll((start + 549) % WRAP, []) == []
+    assert repeat.poll((start + 550) % WRAP, []) == [(RIGHT, True)]
+
+
+def joystick(device, **options):
+    return Joystick(device.board.GP26, device.board.GP27, (UP, DOWN, LEFT, RIGHT),
+                    analogio=device.analogio, **options)
+
+
+def test_joystick_calibrates_and_uses_the_dead_zone(device):
+    values = device.analogio.VALUES
+    values["GP26"] = 30000
+    values["GP27"] = 34000
+    stick = joystick(device, dead_zone=30)
+    assert (stick.centre_x, stick.centre_y) == (30000, 34000)
+    assert stick.warning is None
+    # 30 % of the travel to the right of 30000 is 10660 (of 35535).
+    values["GP26"] = 40660
+    assert stick.poll(0, []) == []
+    values["GP26"] = 41100
+    assert stick.poll(20, []) == [(RIGHT, True)]
+    # Hysteresis: held until back within 20 % (two thirds of the zone).
+    values["GP26"] = 37500
+    assert stick.poll(40, []) == []
+    values["GP26"] = 37000
+    assert stick.poll(60, []) == [(RIGHT, False)]
+    # To the left the travel is 30000: 30 % is 9000.
+    values["GP26"] = 21000
+    assert stick.poll(80, []) == []
+    values["GP26"] = 20600
+    assert stick.poll(100, []) == [(LEFT, True)]
+
+
+def test_joystick_larger_axis_wins_and_directions_switch(device):
+    values = device.analogio.VALUES
+    stick = joystick(device)
+    values["GP26"] = 60000
+    values["GP27"] = 50000
+    assert stick.poll(0, []) == [(RIGHT, True)]
+    values["GP26"] = 40000
+    values["GP27"] = 65535
+    assert stick.poll(20, []) == [(RIGHT, False), (DOWN, True)]
+    values["GP27"] = 0
+    values["GP26"] = 32768
+    assert stick.poll(40, []) == [(DOWN, False), (UP, True)]
+
+
+def test_joystick_inversion_and_swap(device):
+    values = device.analogio.VALUES
+    stick = joystick(device, invert_x=True, invert_y=True)
+    values["GP26"] = 65535
+    assert stick.poll(0, []) == [(LEFT, True)]
+    values["GP26"] = 32768
+    values["GP27"] = 65535
+    assert stick.poll(20, []) == [(LEFT, False), (UP, True)]
+    values["GP27"] = 32768
+    stick.poll(30, [])
+    swapped = joystick(device, swap=True)
+    values["GP27"] = 65535   # the pin given as y is now read as x
+    assert swapped.poll(40, []) == [(RIGHT, True)]
+
+
+def test_joystick_not_connected_warns_and_uses_the_middle(device):
+    device.analogio.VALUES["GP26"] = 200
+    stick = joystick(device)
+    assert stick.centre_x == 32768
+    assert "x axis" in stick.warning
+
+
+def test_joystick_auto_repeat_with_fake_clock(device):
+    values = device.analogio.VALUES
+    stick = joystick(device, repeat=Repeat(300, 100, (UP, DOWN, LEFT, RIGHT)))
+    values["GP27"] = 0
+    assert stick.poll(0, []) == [(UP, True)]
+    assert stick.poll(299, []) == []
+    assert stick.poll(300, []) == [(UP, True)]
+    assert stick.poll(400, []) == [(UP, True)]
+    values["GP27"] = 32768
+    assert stick.poll(450, []) == [(UP, False)]
+    assert stick.poll(1000, []) == []
+
+
+def test_one_button_short_and_long(device):
+    button = OneButton(device.board.GP6, "next", SELECT, long_ms=600, keypad=device.keypad)
+    scanner = device.keypad.ALL[-1]
+    scanner.press(0)
+    assert button.poll(0, []) == []
+    scanner.press(0, False)
+    assert button.poll(200, []) == [("next", True), ("next", False)]
+    scanner.press(0)
+    assert button.poll(1000, []) == []
+    assert button.poll(1599, []) == []
+    assert button.poll(1600, []) == [(SELECT, True), (SELECT, False)]   # fires while held
+    scanner.press(0, False)
+    assert button.poll(2500, []) == []                                  # release adds nothing
+    scanner.press(0)
+    scanner.press(0, False)
+    assert button.poll(3000, []) == [("next", True), ("next", False)]  # a tap between polls
+
+
+def test_one_button_long_press_across_wrap(device):
+    button = OneButton(device.board.GP6, "next", SELECT, long_ms=600, keypad=device.keypad)
+    scanner = device.keypad.ALL[-1]
+    scanner.press(0)
+    button.poll(WRAP - 300, [])
+    assert button.poll(299, []) == []
+    assert button.poll(300, []) == [(SELECT, True), (SELECT, False)]

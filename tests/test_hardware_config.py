@@ -1,0 +1,113 @@
+"""settings.toml: presets, overrides, and every kind of bad value falling back with a message."""
+
+import os
+
+import pytest
+
+from hardware import config
+from hardware.matrix import Matrix
+
+
+def load(values):
+    return config.load(values.get, path="/nonexistent/settings.toml")
+
+
+def test_defaults_are_the_pico_preset():
+    settings = load({})
+    assert settings.errors == []
+    assert settings.preset == "pico"
+    assert settings.matrix_pin == "GP0"
+    assert (settings.pin_up, settings.pin_select, settings.joy_x) == ("GP2", "GP6", "GP26")
+    assert settings.input == "buttons"
+    assert settings.max_current_ma == 500
+    assert settings.volume == 0            # buzzer off by default
+    assert settings.storage == "nvm"
+
+
+def test_presets_and_overrides():
+    settings = load({"ROLIT_PRESET": "Feather_RP2040", "ROLIT_PIN_BACK": "", "ROLIT_ROTATION": 90,
+                     "ROLIT_LAYOUT": "Serpentine", "ROLIT_PIXEL_ORDER": "rgb",
+                     "ROLIT_MIRROR": 1, "ROLIT_BRIGHTNESS": "40"})
+    assert settings.errors == []
+    assert settings.preset == "feather_rp2040"
+    assert settings.matrix_pin == "D5"
+    assert settings.pin_back == ""
+    assert settings.matrix_rotation == 90
+    assert settings.matrix_layout == "serpentine"
+    assert settings.pixel_order == "RGB"
+    assert settings.matrix_mirror is True
+    assert settings.brightness == 40
+    pi = load({"ROLIT_PRESET": "blinka_pi"})
+    assert pi.matrix_pin == "D18" and pi.joy_x == ""
+
+
+@pytest.mark.parametrize("key, value, attr, default, words", [
+    ("ROLIT_ROTATION", 45, "matrix_rotation", 0, "0, 90, 180, 270"),
+    ("ROLIT_BRIGHTNESS", 400, "brightness", 30, "from 1 to 100"),
+    ("ROLIT_BRIGHTNESS", "bright", "brightness", 30, "whole number"),
+    ("ROLIT_MAX_MA", -5, "max_current_ma", 500, "from 100 to 10000"),
+    ("ROLIT_LAYOUT", "spiral", "matrix_layout", "rows", "rows, serpentine"),
+    ("ROLIT_INPUT", 3, "input", "buttons", "buttons, joystick, onebutton"),
+    ("ROLIT_MIRROR", "maybe", "matrix_mirror", False, "0 or 1"),
+    ("ROLIT_PIXEL_ORDER", "RGBX", "pixel_order", "GRB", "GRB"),
+    ("ROLIT_SAVE_FILE", 5, "save_file", "/rolit.sav", "text"),
+])
+def test_bad_values_fall_back_with_a_message(key, value, attr, default, words):
+    settings = load({key: value})
+    assert getattr(settings, attr) == default
+    assert len(settings.errors) == 1
+    assert key in settings.errors[0] and words in settings.errors[0]
+    assert "using" in settings.errors[0]
+
+
+def test_bad_preset_and_pins():
+    settings = load({"ROLIT_PRESET": "arduino", "ROLIT_MATRIX_PIN": 5, "ROLIT_PIN_UP": "GP 2"})
+    assert settings.preset == "pico"
+    assert settings.matrix_pin == "GP0" and settings.pin_up == "GP2"
+    assert len(settings.errors) == 3
+    assert "ROLIT_PRESET" in settings.errors[0]
+
+
+def test_pin_lookup_reports_missing_pins():
+    class FakeBoard:
+        GP0 = "pin0"
+
+    errors = []
+    assert config.pin(FakeBoard, "GP0", "matrix", errors) == "pin0"
+    assert config.pin(FakeBoard, "", "back button", errors) is None
+    assert errors == []
+    assert config.pin(FakeBoard, "D99", "up button", errors) is None
+    assert errors == ["up button: this board has no pin 'D99' (check settings.toml)"]
+
+
+def test_settings_toml_file_is_read_without_getenv(tmp_path):
+    path = tmp_path / "settings.toml"
+    path.write_text('# comment\nROLIT_PRESET = "pico_w"\nROLIT_BRIGHTNESS = 55  # percent\n'
+                    'ROLIT_PIN_BACK = ""\nROLIT_MAX_MA = 0x3e8\nCIRCUITPY_WIFI_SSID = "x"\n'
+                    '[section]\nnot a setting\n')
+    table = config.read_toml(str(path))
+    assert table["ROLIT_PRESET"] == "pico_w" and table["ROLIT_BRIGHTNESS"] == 55
+    assert table["ROLIT_MAX_MA"] == 1000
+    settings = config.load(lambda key: None, path=str(path))
+    assert settings.errors == []
+    assert (settings.preset, settings.brightness, settings.max_current_ma) == ("pico_w", 55, 1000)
+    assert settings.pin_back == ""
+    # Values from the environment (os.getenv) win over the file.
+    settings = config.load({"ROLIT_PRESET": "pico", "ROLIT_BRIGHTNESS": "20"}.get, str(path))
+    assert (settings.preset, settings.brightness) == ("pico", 20)
+
+
+def test_starter_settings_file_is_valid():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for name in sorted(os.listdir(os.path.join(root, "hardware", "settings"))):
+        settings = config.load(lambda key: None, os.path.join(root, "hardware", "settings", name))
+        assert settings.errors == [], name
+        assert settings.preset == name[:-5] or name == "settings.toml"
+
+
+def test_matrix_from_settings():
+    settings = load({"ROLIT_LAYOUT": "serpentine", "ROLIT_ROTATION": "180", "ROLIT_MAX_MA": 300})
+    strip = [0] * 64
+    matrix = Matrix.from_settings(strip, settings)
+    assert (matrix.layout, matrix.rotation, matrix.max_current_ma) == ("serpentine", 180, 300)
+    assert matrix.strip_index(0, 0) == 56   # 180 degrees: top-left goes to the last row

@@ -1,0 +1,135 @@
+"""The compact save format: settings and the match in progress, versioned and checksummed.
+
+Layout (all numbers unsigned, big-endian)::
+
+    0   2  magic b"RH" (Rolit Handheld)
+    2   1  format version (1)
+    3   2  payload length L
+    5   L  payload
+    5+L 2  CRC-16/CCITT-FALSE of bytes 0 .. 5+L-1
+
+The payload is the settings (:data:`SETTINGS_SIZE` bytes, see ``Settings.to_bytes``), then one
+byte: 0 if no game is in progress, 1 if a match follows::
+
+    players, seat kinds x4 (0 human, 1 easy, 2 medium, 3 hard, 4 expert), size, teams (0/1),
+    tie (0 shared, 1 none), rounds, time limit in seconds (2 bytes), hints (0/1),
+    first colour of round 1 (1-4), number of rounds begun R,
+    then R times: move count n, n cells (row * size + column)
+
+Anything else (wrong magic, version, length, checksum, or a value out of range) raises
+``SaveError``; a saved match is also replayed move by move, so an illegal move is caught too.
+"""
+
+MAGIC = b"RH"
+VERSION = 1
+SETTINGS_SIZE = 14
+
+
+class SaveError(ValueError):
+    """Saved data that is corrupt, foreign or from another version."""
+
+
+def crc16(data, crc=0xFFFF):
+    """CRC-16/CCITT-FALSE (polynomial 0x1021, initial 0xFFFF): ``crc16(b"123456789") == 0x29B1``."""
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            if crc & 0x8000:
+                crc = (crc << 1 ^ 0x1021) & 0xFFFF
+            else:
+                crc = crc << 1 & 0xFFFF
+    return crc
+
+
+def pack(payload):
+    """The stored bytes for ``payload``: header, payload, checksum."""
+    size = len(payload)
+    if size > 0xFFFF:
+        raise ValueError("payload too long")
+    data = bytearray(MAGIC)
+    data.append(VERSION)
+    data.append(size >> 8)
+    data.append(size & 0xFF)
+    data.extend(payload)
+    crc = crc16(data)
+    data.append(crc >> 8)
+    data.append(crc & 0xFF)
+    return bytes(data)
+
+
+def unpack(data):
+    """The payload of stored bytes; raises ``SaveError`` if they are not a valid save."""
+    if not isinstance(data, (bytes, bytearray)):
+        raise SaveError("saved data is not bytes")
+    if len(data) < 7 or data[0:2] != MAGIC:
+        raise SaveError("not a Rolit save")
+    if data[2] != VERSION:
+        raise SaveError("save format version %d, expected %d" % (data[2], VERSION))
+    size = data[3] << 8 | data[4]
+    if len(data) != size + 7:
+        raise SaveError("save length %d, expected %d" % (len(data), size + 7))
+    if crc16(data[:size + 5]) != (data[size + 5] << 8 | data[size + 6]):
+        raise SaveError("save checksum does not match")
+    return bytes(data[5:size + 5])
+
+
+def encode_match(session):
+    """Bytes for a ``session`` tuple: (players, kinds, size, teams, tie, rounds, time_limit,
+    hints, first, rounds_moves) where ``kinds`` are 4 ints and ``rounds_moves`` a list of cell
+    lists, one per round begun."""
+    players, kinds, size, teams, tie, rounds, time_limit, hints, first, rounds_moves = session
+    data = bytearray()
+    data.append(players)
+    for seat in range(4):
+        data.append(kinds[seat] if seat < len(kinds) else 0)
+    data.append(size)
+    data.append(1 if teams else 0)
+    data.append(tie)
+    data.append(rounds)
+    data.append(time_limit >> 8 & 0xFF)
+    data.append(time_limit & 0xFF)
+    data.append(1 if hints else 0)
+    data.append(first)
+    data.append(len(rounds_moves))
+    for moves in rounds_moves:
+        data.append(len(moves))
+        data.extend(bytes(moves))
+    return bytes(data)
+
+
+def decode_match(data):
+    """The ``session`` tuple of ``encode_match``; raises ``SaveError`` on a bad value."""
+    if len(data) < 15:
+        raise SaveError("saved match is too short")
+    players = data[0]
+    kinds = (data[1], data[2], data[3], data[4])
+    size = data[5]
+    teams = data[6]
+    tie = data[7]
+    rounds = data[8]
+    time_limit = data[9] << 8 | data[10]
+    hints = data[11]
+    first = data[12]
+    count = data[13]
+    if (not 1 <= players <= 4 or size not in (4, 6, 8) or teams > 1 or tie > 1
+            or not 1 <= rounds <= 99 or hints > 1 or not 1 <= first <= 4
+            or not 1 <= count <= rounds or time_limit > 3600):
+        raise SaveError("saved match has a value out of range")
+    for kind in kinds:
+        if kind > 4:
+            raise SaveError("saved match has an unknown seat kind")
+    at = 14
+    rounds_moves = []
+    for _ in range(count):
+        if at >= len(data):
+            raise SaveError("saved match is cut short")
+        n = data[at]
+        at += 1
+        if at + n > len(data) or n > size * size:
+            raise SaveError("saved match is cut short")
+        rounds_moves.append(list(data[at:at + n]))
+        at += n
+    if at != len(data):
+        raise SaveError("saved match has extra bytes")
+    return (players, kinds, size, bool(teams), tie, rounds, time_limit, bool(hints), first,
+            rounds_moves)

@@ -52,8 +52,6 @@ KEYS = (
     ("ROLIT_JOY_INVERT_X", "joy_invert_x", "bool", False, 0, 1),
     ("ROLIT_JOY_INVERT_Y", "joy_invert_y", "bool", False, 0, 1),
     ("ROLIT_JOY_SWAP", "joy_swap", "bool", False, 0, 1),
-    ("ROLIT_REPEAT_DELAY", "repeat_delay_ms", "int", 400, 100, 2000),
-    ("ROLIT_REPEAT_MS", "repeat_ms", "int", 150, 30, 1000),
     ("ROLIT_LONG_PRESS", "long_press_ms", "int", 600, 200, 3000),
     ("ROLIT_VOLUME", "volume", "int", 0, 0, 100),
     ("ROLIT_STORAGE", "storage", STORAGES, "nvm", 0, 0),

@@ -222,47 +222,62 @@ class Joystick:
 
 
 class OneButton:
-    """The whole game on one button: a short press means ``short_key``, a press held for
-    ``long_ms`` means ``long_key`` (sent as soon as the time is reached, while still held).
+    """The whole game on one button.
 
-    Each key is sent as a press and a release in the same poll. ``code.py`` turns the short key
-    into "go to the next legal cell" (see ``hardware.onebutton``).
+    * a short press (released before ``long_ms``) sends ``short_key`` (press and release);
+    * a press held for ``long_ms`` sends ``long_key`` pressed, and its release when the button
+      is let go: with the game's SELECT that shows the captures while held and places on release;
+    * held on for ``hold_ms`` as well, it also sends ``hold_key`` pressed (released with the
+      button): with BACK, the game cancels the placing and opens its pause menu.
+
+    ``code.py`` turns the short key into "go to the next legal cell" (see ``hardware.onebutton``).
     """
 
-    def __init__(self, pin, short_key, long_key, long_ms=600, to_ground=True, keypad=None):
+    def __init__(self, pin, short_key, long_key, long_ms=600, hold_key=None, hold_ms=2000,
+                 to_ground=True, keypad=None):
         keypad = _keypad(keypad)
         self._scanner = keypad.Keys((pin,), value_when_pressed=not to_ground, pull=True)
         self._event = keypad.Event()
         self.short_key = short_key
         self.long_key = long_key
         self.long_ms = long_ms
+        self.hold_key = hold_key
+        self.hold_ms = hold_ms
         self._pressed_at = None
-        self._fired = False
+        self._sent = 0  # 0 nothing yet, 1 long key down, 2 hold key down too
 
     def poll(self, now_ms, events):
         scanner_events = self._scanner.events
         if scanner_events.overflowed:
             scanner_events.clear()  # also resets overflowed
-            self._pressed_at = None
+            self._release(events)
         event = self._event
         while scanner_events.get_into(event):
             if event.pressed:
                 self._pressed_at = now_ms
-                self._fired = False
+                self._sent = 0
             elif self._pressed_at is not None:
-                if not self._fired:
-                    self._send(self.short_key, events)
-                self._pressed_at = None
-        if (self._pressed_at is not None and not self._fired
-                and ticks_diff(now_ms, self._pressed_at) >= self.long_ms):
-            self._fired = True
-            self._send(self.long_key, events)
+                if self._sent == 0:
+                    events.append((self.short_key, True))
+                    events.append((self.short_key, False))
+                self._release(events)
+        if self._pressed_at is not None:
+            held = ticks_diff(now_ms, self._pressed_at)
+            if self._sent == 0 and held >= self.long_ms:
+                self._sent = 1
+                events.append((self.long_key, True))
+            if self._sent == 1 and self.hold_key is not None and held >= self.hold_ms:
+                self._sent = 2
+                events.append((self.hold_key, True))
         return events
 
-    @staticmethod
-    def _send(key, events):
-        events.append((key, True))
-        events.append((key, False))
+    def _release(self, events):
+        if self._sent >= 1:
+            events.append((self.long_key, False))
+        if self._sent == 2:
+            events.append((self.hold_key, False))
+        self._pressed_at = None
+        self._sent = 0
 
     def deinit(self):
         self._scanner.deinit()

@@ -168,8 +168,9 @@ def test_joystick_auto_repeat_with_fake_clock(device):
     assert stick.poll(1000, []) == []
 
 
-def test_one_button_short_and_long(device):
-    button = OneButton(device.board.GP6, "next", SELECT, long_ms=600, keypad=device.keypad)
+def test_one_button_short_long_and_hold(device):
+    button = OneButton(device.board.GP6, "next", SELECT, long_ms=600, hold_key=BACK,
+                       hold_ms=2000, keypad=device.keypad)
     scanner = device.keypad.ALL[-1]
     scanner.press(0)
     assert button.poll(0, []) == []
@@ -178,12 +179,20 @@ def test_one_button_short_and_long(device):
     scanner.press(0)
     assert button.poll(1000, []) == []
     assert button.poll(1599, []) == []
-    assert button.poll(1600, []) == [(SELECT, True), (SELECT, False)]   # fires while held
+    assert button.poll(1600, []) == [(SELECT, True)]        # while held: the game previews
+    assert button.poll(1900, []) == []
     scanner.press(0, False)
-    assert button.poll(2500, []) == []                                  # release adds nothing
+    assert button.poll(2000, []) == [(SELECT, False)]       # let go: the ball is placed
+    scanner.press(0)
+    button.poll(3000, [])
+    assert button.poll(3600, []) == [(SELECT, True)]
+    assert button.poll(4999, []) == []
+    assert button.poll(5000, []) == [(BACK, True)]          # held on: pause instead
+    scanner.press(0, False)
+    assert button.poll(6000, []) == [(SELECT, False), (BACK, False)]
     scanner.press(0)
     scanner.press(0, False)
-    assert button.poll(3000, []) == [("next", True), ("next", False)]  # a tap between polls
+    assert button.poll(7000, []) == [("next", True), ("next", False)]  # a tap between polls
 
 
 def test_one_button_long_press_across_wrap(device):
@@ -192,4 +201,5 @@ def test_one_button_long_press_across_wrap(device):
     scanner.press(0)
     button.poll(WRAP - 300, [])
     assert button.poll(299, []) == []
-    assert button.poll(300, []) == [(SELECT, True), (SELECT, False)]
+    assert button.poll(300, []) == [(SELECT, True)]
+    assert button.poll(WRAP - 1, []) == []                  # no hold key: nothing more

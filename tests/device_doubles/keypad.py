@@ -40,7 +40,7 @@ class EventQueue:
         if not self._queue:
             return False
         event.key_number, event.pressed = self._queue.pop(0)
-        event.timestamp = supervisor.now
+        event.timestamp = supervisor.elapsed
         return True
 
     def get(self):

@@ -1,0 +1,140 @@
+"""Rolit Handheld for CircuitPython: boots straight into the game.
+
+The serial console (115200 baud, or the Mu / Thonny / `tio` console) shows a banner, any settings
+problem, and a log of every game: each move with the scores, then the result. Settings live in
+settings.toml (see docs/hardware.md). If anything goes wrong inside a frame, the matrix shows a red
+border, the error is printed, and the game flow starts again from the saved game.
+"""
+
+import sys
+import time
+
+from hardware import config
+from hardware.gamelog import GameLog
+from hardware.handheld import CRASH_ERROR, SETTINGS_ERROR, Handheld, ticks_ms
+from hardware.inputs import ticks_diff
+from rolit_core import __version__
+from rolit_core.app import BACK, DOWN, LEFT, RIGHT, SELECT, UP, App
+
+KEYS = (UP, DOWN, LEFT, RIGHT, SELECT, BACK)
+SETTINGS_ERROR_MS = 2000  # how long a settings problem shows at start
+QUICK_CRASH_FRAMES = 500  # a crash within this many frames of the last one counts as repeated
+SKIP_SAVE_AFTER = 3       # repeated crashes before the saved game is left unloaded
+
+
+def print_error(error):
+    """The traceback, however this Python prints one."""
+    if hasattr(sys, "print_exception"):
+        sys.print_exception(error)
+        return
+    try:
+        import traceback
+        traceback.print_exception(type(error), error, error.__traceback__)
+    except ImportError:
+        print("%s: %s" % (type(error).__name__, error))
+
+
+def wait(ms):
+    """Wait ``ms`` milliseconds by the same clock the game uses."""
+    start = ticks_ms()
+    while ticks_diff(ticks_ms(), start) < ms:
+        time.sleep(0.01)
+
+
+class Session:
+    """Counts frames over restarts and reports changes of the app's and the storage's errors."""
+
+    def __init__(self, settings, handheld):
+        self.settings = settings
+        self.handheld = handheld
+        self.frames = 0
+        self.log = GameLog(print)
+        self._app_error = None
+        self._store_error = None
+
+    def done(self):
+        limit = self.settings.max_frames
+        return limit and self.frames >= limit
+
+    def run(self, app):
+        """Play frames until ``ROLIT_MAX_FRAMES`` (0: for ever). Exceptions propagate."""
+        handheld = self.handheld
+        frame_ms = self.settings.frame_ms
+        storage = handheld.storage
+        self.log = GameLog(print)
+        while not self.done():
+            now = ticks_ms()
+            frame = app.update(now, handheld.poll(now, app))
+            handheld.show(frame)
+            handheld.sound(app.cues, now)
+            self.log.update(app)
+            if app.error != self._app_error:
+                self._app_error = app.error
+                if app.error:
+                    print("saved game: %s" % app.error)
+            if storage.error != self._store_error:
+                self._store_error = storage.error
+                if storage.error:
+                    print("storage: %s" % storage.error)
+            self.frames += 1
+            if frame_ms:
+                spent = ticks_diff(ticks_ms(), now)
+                if spent < frame_ms:
+                    time.sleep((frame_ms - spent) / 1000)
+
+
+def banner(settings, handheld):
+    print()
+    print("=" * 40)
+    print("  ROLIT HANDHELD %s" % __version__)
+    print("  %s on %s" % (sys.implementation.name, getattr(sys, "platform", "?")))
+    print("=" * 40)
+    matrix = handheld.matrix
+    if matrix is not None:
+        print("matrix: %s pin %s, %s, %s, rotation %d%s, brightness %d%%, budget %d mA" % (
+            settings.preset, settings.matrix_pin, settings.pixel_order, matrix.layout,
+            matrix.rotation, ", mirrored" if matrix.mirror else "", matrix.brightness,
+            matrix.max_current_ma))
+    print("controls: %s; sound: %s; saving: %s" % (
+        settings.input if handheld.inputs else "none",
+        "volume %d" % settings.volume if handheld.buzzer else "off",
+        type(handheld.storage).__name__))
+
+
+def main():
+    settings = config.load()
+    handheld = Handheld(settings, KEYS)
+    banner(settings, handheld)
+    for message in handheld.errors:
+        print("settings: " + message)
+    if handheld.errors:
+        handheld.show_error(SETTINGS_ERROR, len(handheld.errors))
+        wait(SETTINGS_ERROR_MS)
+    session = Session(settings, handheld)
+    seed = None if settings.seed < 0 else settings.seed
+    crashes = 0
+    crashed_at = 0
+    while True:
+        storage = handheld.storage
+        if crashes >= SKIP_SAVE_AFTER:
+            print("crashed %d times in a row: starting without loading the saved game "
+                  "(it is kept)" % crashes)
+            storage = None
+        try:
+            app = App(storage=storage, seed=seed)
+            session.run(app)
+            return session
+        except Exception as error:  # Ctrl-C (KeyboardInterrupt) still stops the program
+            if session.frames - crashed_at > QUICK_CRASH_FRAMES:
+                crashes = 0
+            crashes += 1
+            crashed_at = session.frames
+            print("error in frame %d:" % session.frames)
+            print_error(error)
+            handheld.show_error(CRASH_ERROR, crashes)
+            wait(1000 * (crashes if crashes < 5 else 5))
+            print("restarting the game from the saved state")
+
+
+if __name__ == "__main__":
+    main()

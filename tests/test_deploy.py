@@ -1,0 +1,272 @@
+"""`python -m sim.deploy`: what it writes, what it leaves alone; and the deployed folder booting
+code.py under MicroPython with device doubles, playing a whole scripted game."""
+
+import os
+import re
+import shutil
+
+import pytest
+
+from device_doubles import DOUBLES, library_path
+from sim import deploy
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def read(path):
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def test_dry_run_lists_everything_and_writes_nothing(tmp_path, capsys):
+    dest = tmp_path / "CIRCUITPY"
+    assert deploy.main([str(dest), "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert not dest.exists()
+    for name in ("code.py", "rolit_core/app.py", "hardware/matrix.py", "lib/neopixel.py",
+                 "settings.toml"):
+        assert re.search(r"^write\s+%s " % re.escape(name), out, re.M), name
+    assert "adafruit-circuitpython-neopixel 6.4.2" in out
+    assert "dry run" in out
+
+
+def test_deploy_copies_the_game_and_the_pinned_library(tmp_path):
+    dest = tmp_path / "CIRCUITPY"
+    assert deploy.main([str(dest), "--preset", "feather_rp2040"]) == 0
+    assert read(dest / "code.py") == read(os.path.join(ROOT, "code.py"))
+    for package in ("rolit_core", "hardware"):
+        names = sorted(n for n in os.listdir(os.path.join(ROOT, package)) if n.endswith(".py"))
+        assert sorted(os.listdir(dest / package)) == names
+    assert not (dest / "hardware" / "settings").exists()
+    assert read(dest / "lib" / "neopixel.py") == read(library_path("neopixel"))
+    assert sorted(os.listdir(dest / "lib")) == ["neopixel.py"]  # pixelbuf is built in
+    assert read(dest / "settings.toml") == read(
+        os.path.join(ROOT, "hardware", "settings", "feather_rp2040.toml"))
+
+
+def test_second_deploy_writes_nothing_and_keeps_settings(tmp_path, capsys):
+    dest = tmp_path / "CIRCUITPY"
+    deploy.main([str(dest)])
+    (dest / "settings.toml").write_text('ROLIT_BRIGHTNESS = 12\n')
+    (dest / "hardware" / "old_driver.py").write_text("x = 1\n")
+    (dest / "rolit_core" / "board.mpy").write_bytes(b"M")
+    (dest / "lib" / "other_library.py").write_text("y = 2\n")
+    capsys.readouterr()
+    deploy.main([str(dest)])
+    out = capsys.readouterr().out
+    assert not re.search(r"^write", out, re.M)
+    assert re.search(r"^keep\s+settings.toml", out, re.M)
+    assert (dest / "settings.toml").read_text() == 'ROLIT_BRIGHTNESS = 12\n'
+    assert not (dest / "hardware" / "old_driver.py").exists()
+    assert not (dest / "rolit_core" / "board.mpy").exists()
+    assert (dest / "lib" / "other_library.py").exists()      # lib/ is shared: left alone
+    assert "done: 2 change(s)" in out
+
+
+def test_settings_without_rolit_keys_get_the_starter_appended(tmp_path):
+    dest = tmp_path / "CIRCUITPY"
+    dest.mkdir()
+    (dest / "settings.toml").write_text('CIRCUITPY_WIFI_SSID = "school"')
+    deploy.main([str(dest)])
+    text = (dest / "settings.toml").read_text()
+    assert text.startswith('CIRCUITPY_WIFI_SSID = "school"\n\n# Rolit Handheld')
+    assert 'ROLIT_PRESET = "pico"' in text
+
+
+def test_warnings_for_code_txt_and_old_circuitpython(tmp_path, capsys):
+    dest = tmp_path / "CIRCUITPY"
+    dest.mkdir()
+    (dest / "code.txt").write_text("print(1)")
+    (dest / "boot_out.txt").write_text("Adafruit CircuitPython 7.3.3 on 2022-08-29; Raspberry Pi"
+                                       " Pico with rp2040\n")
+    deploy.main([str(dest), "--dry-run"])
+    out = capsys.readouterr().out
+    assert "runs code.txt instead of code.py" in out
+    assert "7.3 is too old" in out
+    (dest / "boot_out.txt").write_text("Adafruit CircuitPython 9.2.1 on 2024-11-20; Raspberry Pi"
+                                       " Pico W with rp2040\n")
+    assert deploy.circuitpython_version(str(dest)) == (9, 2)
+
+
+def test_missing_drive_is_an_error(tmp_path, capsys):
+    assert deploy.main([str(tmp_path / "not" / "mounted")]) == 1
+    assert "is the CIRCUITPY drive mounted?" in capsys.readouterr().err
+
+
+# -- the deployed folder on a MicroPython-family interpreter ---------------------------------
+
+STEP = 20
+START = (1 << 29) - 30000   # the clock wraps 30 s into the game, as boards do after 6 days
+PINS = ("GP2", "GP3", "GP4", "GP5", "GP6", "GP7")   # up, down, left, right, select, back (pico)
+TEST_SETTINGS = b"\n# test run\nROLIT_FRAME_MS = 0\nROLIT_SEED = %d\n"
+
+RUNNER = """
+import sys, os
+sys.path.insert(0, %(doubles)r)
+sys.path.insert(0, %(builtins)r)
+os.chdir(%(dest)r)
+sys.path.insert(0, %(dest)r + "/lib")
+sys.path.insert(0, %(dest)r)
+import supervisor, keypad, neopixel_write, microcontroller
+supervisor.STEP = %(step)d
+supervisor.START = %(start)d
+supervisor.STOP_AT = %(stop)d
+keypad.SCRIPT[:] = %(script)r
+neopixel_write.FAIL_AT = %(fail)r
+try:
+    exec(open("code.py").read(), {"__name__": "__main__"})
+    print("code.py returned")
+except KeyboardInterrupt:
+    pass
+print("FRAMES", neopixel_write.count)
+print("LAST", neopixel_write.FRAMES[-1][1].hex())
+print("NVM", bytes(microcontroller.nvm[0:1024]).hex())
+print("NVM-WRITES", microcontroller.nvm.writes)
+"""
+
+
+def deployed(tmp_path, seed):
+    """Deploy to a folder, add the test settings, and put the pip pixelbuf beside it (it is
+    built into CircuitPython)."""
+    dest = tmp_path / "CIRCUITPY"
+    assert deploy.main([str(dest)]) == 0
+    with open(dest / "settings.toml", "ab") as handle:
+        handle.write(TEST_SETTINGS % seed)
+    builtins = tmp_path / "builtins"
+    builtins.mkdir()
+    shutil.copy(library_path("adafruit_pixelbuf"), builtins / "adafruit_pixelbuf.py")
+    return dest, builtins
+
+
+def wasm_path(host):
+    """Where tools/mpy_run.mjs puts a --tree folder inside the interpreter's file system."""
+    return os.path.normpath(os.path.join("/work", os.path.relpath(str(host), ROOT)))
+
+
+def run_device(dest, builtins, script, stop, fail=None):
+    from micropython import run_micropython
+
+    source = RUNNER % {"doubles": wasm_path(DOUBLES), "builtins": wasm_path(builtins),
+                       "dest": wasm_path(dest),
+                       "step": STEP, "start": START, "stop": stop, "script": script,
+                       "fail": fail}
+    out = run_micropython(source, trees=(str(dest), str(builtins), DOUBLES))
+    values = {}
+    for line in out.splitlines():
+        for name in ("FRAMES", "LAST", "NVM", "NVM-WRITES"):
+            if line.startswith(name + " "):
+                values[name] = line.split(" ", 1)[1]
+    return out, values
+
+
+def taps(keys, pins=PINS):
+    entries = []
+    for key in keys:
+        entries.append((pins[key], True))
+        entries.append((pins[key], False))
+    return entries
+
+
+def script_game(seed, app_class):
+    """Play a whole game on the desktop with the same App, clock and keys the device will see,
+    choosing each human move by a fixed rule; returns the key script (in device pins), the
+    game log lines, the last frame and the app."""
+    from hardware.gamelog import GameLog
+    from rolit_core.app import DOWN, LEFT, RIGHT, SELECT, UP
+
+    app = app_class(storage=None, seed=seed)
+    lines = []
+    log = GameLog(lines.append)
+    script = []
+    frame = None
+    over_at = None
+    k = 0
+    while over_at is None or k < over_at + 60:
+        keys = []
+        mode = app.mode
+        if mode in ("title", "menu") and k % 10 == 5:
+            keys = [SELECT]   # the title goes to the menu, whose first page is "play"
+        elif mode == "play" and app.phase == "input":
+            game = app.game
+            moves = game.legal_moves()
+            target = moves[(len(game.moves) * 7) % len(moves)]
+            size = game.size
+            row, col = divmod(app.cursor, size)
+            down = (target // size - row) % size
+            right = (target % size - col) % size
+            keys = [DOWN] * down if down <= size // 2 else [UP] * (size - down)
+            keys += [RIGHT] * right if right <= size // 2 else [LEFT] * (size - right)
+            keys.append(SELECT)
+        events = []
+        for key in keys:
+            events += [(key, True), (key, False)]
+        for pin, pressed in taps(keys):
+            script.append((k * STEP, pin, pressed))
+        frame = tuple(app.update((START + k * STEP) & ((1 << 29) - 1), events))
+        log.update(app)
+        if app.game is not None and app.game.over and over_at is None:
+            over_at = k
+        k += 1
+        assert k < 20000, "the scripted game did not finish"
+    return script, lines, frame, app, k
+
+
+def expected_bytes(frame):
+    """What the default matrix (pico preset) sends for ``frame``, via the real pixelbuf."""
+    from device_doubles import Device
+    from hardware import config
+    from hardware.matrix import Matrix
+
+    device = Device()
+    try:
+        pixels = device.neopixel.NeoPixel(device.board.GP0, 64, auto_write=False)
+        Matrix.from_settings(pixels, config.load({}.get, "/none")).show(frame)
+        return device.neopixel_write.FRAMES[-1][1]
+    finally:
+        device.close()
+
+
+@pytest.mark.micropython
+@pytest.mark.slow
+def test_deployed_code_plays_a_scripted_game_under_micropython(tmp_path):
+    from hardware.storage import NvmStorage
+    from rolit_core.app import App
+
+    seed = 11
+    script, lines, frame, app, frames = script_game(seed, App)
+    assert app.game.over and len(app.game.moves) == 60
+    dest, builtins = deployed(tmp_path, seed)
+    out, values = run_device(dest, builtins, script, stop=(frames - 1) * STEP)
+
+    assert "ROLIT HANDHELD" in out and "controls: buttons" in out
+    assert "settings:" not in out and "error in frame" not in out
+    device_log = [line for line in out.splitlines()
+                  if re.match(r"(game \d|\s+\d+\. |round over)", line)]
+    assert device_log == lines
+    assert lines[-1].startswith("round over: ")
+    assert len([line for line in lines if re.match(r"\s+\d+\. ", line)]) == 60
+    # The LEDs got the very bytes the driver makes of the last frame on the desktop.
+    assert bytes.fromhex(values["LAST"]) == expected_bytes(frame)
+    # The nvm holds the game as the app would save it, written sparingly.
+    nvm = bytearray(bytes.fromhex(values["NVM"]) + b"\xff" * 3072)
+    assert NvmStorage(nvm).load() == app.state_bytes()
+    assert int(values["NVM-WRITES"]) <= 62
+
+
+@pytest.mark.micropython
+def test_a_crash_in_a_frame_restarts_from_the_saved_game(tmp_path):
+    from rolit_core.app import App
+
+    seed = 5
+    script, lines, frame, app, frames = script_game(seed, App)
+    dest, builtins = deployed(tmp_path, seed)
+    # Stop 12 s in, after some moves; the 150th LED write raises.
+    out, values = run_device(dest, builtins, script, stop=12000, fail=150)
+    assert "error in frame" in out and "test glitch on the LED data line" in out
+    assert "restarting the game from the saved state" in out
+    before = out.split("error in frame")[0]
+    after = out.split("restarting the game from the saved state")[1]
+    played = re.findall(r"^\s+(\d+)\. ", before, re.M)
+    assert played, out
+    resumed = re.search(r"\(resumed after move (\d+)\)", after)
+    assert resumed and int(resumed.group(1)) == int(played[-1])

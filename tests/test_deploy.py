@@ -260,8 +260,8 @@ def test_a_crash_in_a_frame_restarts_from_the_saved_game(tmp_path):
     seed = 5
     script, lines, frame, app, frames = script_game(seed, App)
     dest, builtins = deployed(tmp_path, seed)
-    # Stop 12 s in, after some moves; the 150th LED write raises.
-    out, values = run_device(dest, builtins, script, stop=12000, fail=150)
+    # The 150th LED write raises (some moves in); stop 20 s in.
+    out, values = run_device(dest, builtins, script, stop=20000, fail=150)
     assert "error in frame" in out and "test glitch on the LED data line" in out
     assert "restarting the game from the saved state" in out
     before = out.split("error in frame")[0]

@@ -1,0 +1,160 @@
+"""code.py on CPython with the device doubles: one-button and joystick play, bad settings,
+repeated crashes. (The MicroPython run of the deployed folder is in test_deploy.py.)"""
+
+import os
+import re
+import runpy
+import sys
+import time
+
+import pytest
+
+from device_doubles import Device
+from rolit_core.app import App
+from rolit_core.game import Game
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FRESH = ("hardware.handheld",)   # imports supervisor.ticks_ms when loaded
+
+
+@pytest.fixture
+def device(monkeypatch, tmp_path):
+    dev = Device()
+    saved = {}
+    for name in FRESH:
+        saved[name] = sys.modules.pop(name, None)
+    monkeypatch.chdir(tmp_path)
+    # The fake clock moves with every reading; real sleeping would only slow the tests down.
+    monkeypatch.setattr(time, "sleep", lambda seconds: None)
+    dev.neopixel_write.KEEP = 100000
+    yield dev
+    for name in FRESH:
+        sys.modules.pop(name, None)
+        if saved[name] is not None:
+            sys.modules[name] = saved[name]
+    dev.close()
+
+
+def boot(device, settings, stop_ms, script=()):
+    """Run code.py until the fake clock reaches ``stop_ms``."""
+    with open("settings.toml", "w") as handle:
+        handle.write("ROLIT_FRAME_MS = 0\n" + settings)
+    device.supervisor.STOP_AT = stop_ms
+    device.keypad.SCRIPT[:] = list(script)
+    with pytest.raises(KeyboardInterrupt):
+        runpy.run_path(os.path.join(ROOT, "code.py"), run_name="__main__")
+
+
+def moves_logged(out):
+    return re.findall(r"^\s+\d+\. ([RYGB]) ([a-h]\d)", out, re.M)
+
+
+def seed_where_red_starts():
+    for seed in range(100):
+        app = App(seed=seed)
+        app.start(seats=("human", "easy"))
+        if app.game.first == 1:
+            return seed
+    raise AssertionError("no seed found")
+
+
+def replay(seed, timeline, until):
+    """The App fed directly with ``timeline`` ({ms: events}) at the device's frame times: what
+    the drivers should have produced. Returns the app and its cursor at each listed time."""
+    from rolit_core.app import App as Plain
+
+    app = Plain(seed=seed)
+    cursors = {}
+    for t in range(0, until, 20):
+        app.update(t, timeline.get(t, []))
+        cursors[t] = app.cursor
+    return app, cursors
+
+
+def test_one_button_plays_the_next_legal_cell(device, capsys):
+    from rolit_core.app import SELECT
+
+    seed = seed_where_red_starts()
+    script = [
+        (200, "GP6", True), (260, "GP6", False),     # short: title -> menu
+        (1000, "GP6", True), (1800, "GP6", False),   # long: SELECT on the menu's play page
+        (3000, "GP6", True), (3060, "GP6", False),   # short: cursor to the next legal cell
+        (4000, "GP6", True), (4800, "GP6", False),   # long: preview, then place on release
+    ]
+    boot(device, 'ROLIT_INPUT = "onebutton"\nROLIT_SEED = %d\n' % seed, 6000, script)
+    out = capsys.readouterr().out
+    assert "controls: onebutton" in out
+    # Where the cursor was when the short press came, and the legal cells then.
+    app, cursors = replay(seed, {200: [(SELECT, True), (SELECT, False)],
+                                 1600: [(SELECT, True)], 1800: [(SELECT, False)]}, 3060)
+    legal = app.game.legal_moves()
+    after = [cell for cell in legal if cell > cursors[3040]]
+    expected = after[0] if after else legal[0]
+    assert expected != cursors[3040]
+    assert moves_logged(out)[0] == ("R", app.game.board.cell_name(expected))
+
+
+def test_joystick_moves_and_presses(device, capsys):
+    from rolit_core.app import DOWN, SELECT
+
+    seed = seed_where_red_starts()
+    clock = device.supervisor
+
+    def y_axis():
+        t = clock.elapsed
+        return 65535 if 3000 <= t < 3100 or 3400 <= t < 3500 else 32500
+
+    device.analogio.VALUES["GP26"] = 32900
+    device.analogio.VALUES["GP27"] = y_axis
+    script = [(200, "GP22", True), (220, "GP22", False),     # title -> menu
+              (1000, "GP22", True), (1020, "GP22", False),   # play
+              (4000, "GP22", True), (4100, "GP22", False)]   # place two rows down
+    boot(device, 'ROLIT_INPUT = "joystick"\nROLIT_SEED = %d\n' % seed, 5000, script)
+    out = capsys.readouterr().out
+    assert "controls: joystick" in out and "settings:" not in out
+    # The same game fed the keys directly places the same ball.
+    tap = [(SELECT, True), (SELECT, False)]
+    app, cursors = replay(seed, {200: tap, 1000: tap, 3000: [(DOWN, True)],
+                                 3100: [(DOWN, False)], 3400: [(DOWN, True)],
+                                 3500: [(DOWN, False)], 4000: [(SELECT, True)],
+                                 4100: [(SELECT, False)]}, 4200)
+    assert cursors[3500] == cursors[2980] + 16
+    assert app.game.moves == [cursors[3500]]
+    assert moves_logged(out) == [("R", app.game.board.cell_name(cursors[3500]))]
+
+
+def test_bad_settings_show_a_pattern_and_the_game_still_runs(device, capsys):
+    boot(device, 'ROLIT_ROTATION = 45\nROLIT_PIN_UP = "GP99"\nROLIT_VOLUME = "loud"\n', 5000,
+         [(3000, "GP6", True), (3020, "GP6", False)])
+    out = capsys.readouterr().out
+    assert "settings: ROLIT_ROTATION = 45 should be one of 0, 90, 180, 270; using 0" in out
+    assert "settings: ROLIT_VOLUME = 'loud' should be a whole number from 0 to 100" in out
+    assert "settings: up button: this board has no pin 'GP99'" in out
+    assert "up button: using the pico pin GP2 instead" in out
+    first = device.neopixel_write.FRAMES[0][1]
+    # Yellow border (GRB bytes, gamma and 30 % brightness applied) and 4 white dots.
+    yellow = first[0:3]
+    assert yellow[0] > 0 and yellow[1] > 0 and yellow[2] == 0
+    assert first[3 * 7:3 * 8] == yellow and first[3 * 56:3 * 57] == yellow
+    dots = [i for i in range(64) if first[3 * i] == first[3 * i + 1] == first[3 * i + 2] > 0]
+    assert len(dots) == 4
+    # Then the game runs: frames keep coming after the 2 s pattern.
+    assert device.neopixel_write.count > 5
+    assert "error in frame" not in out
+
+
+def test_repeated_crashes_back_off_and_skip_the_save(device, capsys, monkeypatch):
+    def broken(self, now_ms, events=()):
+        raise ValueError("broken frame")
+
+    monkeypatch.setattr(App, "update", broken)
+    boot(device, "", 20000)
+    captured = capsys.readouterr()
+    out = captured.out + captured.err
+    restarts = out.count("restarting the game from the saved state")
+    # Waits of 1, 2, 3, 4, 5 s between tries: at most 6 tries in 20 s, never a tight loop.
+    assert 4 <= restarts <= 6
+    assert "crashed 3 times in a row: starting without loading the saved game" in out
+    assert out.count("ValueError: broken frame") == out.count("error in frame") == restarts + 1
+    last = device.neopixel_write.FRAMES[-1][1]
+    assert last[3:6] == last[0:3] and last[1] > 0 and last[0] == 0  # red border (GRB)

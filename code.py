@@ -24,13 +24,18 @@ SKIP_SAVE_AFTER = 3       # repeated crashes before the saved game is left unloa
 
 def print_error(error):
     """The traceback, however this Python prints one."""
-    if hasattr(sys, "print_exception"):
-        sys.print_exception(error)
-        return
     try:
         import traceback
-        traceback.print_exception(type(error), error, error.__traceback__)
     except ImportError:
+        traceback = None
+    if traceback is not None:
+        try:
+            traceback.print_exception(error)  # CircuitPython, CPython 3.10+
+        except TypeError:
+            traceback.print_exception(type(error), error, error.__traceback__)
+    elif hasattr(sys, "print_exception"):
+        sys.print_exception(error)  # MicroPython
+    else:
         print("%s: %s" % (type(error).__name__, error))
 
 

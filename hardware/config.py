@@ -78,15 +78,6 @@ class Settings:
         for i in range(len(_PIN_ATTRS)):
             setattr(self, _PIN_ATTRS[i], PRESETS["pico"][i])
 
-    def describe(self):
-        """One line per setting, for the serial console."""
-        lines = ["preset: %s" % self.preset]
-        for attr in _PIN_ATTRS:
-            lines.append("%s: %s" % (attr, getattr(self, attr) or "-"))
-        for key, attr, kind, default, low, high in KEYS:
-            lines.append("%s: %r" % (attr, getattr(self, attr)))
-        return lines
-
 
 def read_toml(path="settings.toml"):
     """The ``KEY = value`` lines of a settings file as a dict of strings and ints (the subset of
@@ -132,19 +123,22 @@ def _to_int(text):
 
 
 def _source(getenv, path):
-    """A function key -> raw value (str, int or None)."""
+    """A function key -> raw value (str, int or None): ``getenv``, or the file where ``getenv``
+    is missing or knows no ROLIT_PRESET (then values from ``getenv`` still win)."""
     if getenv is None:
         getenv = getattr(os, "getenv", None)
-    table = None
-    if getenv is None or getenv("ROLIT_PRESET") is None:
-        table = read_toml(path)
-        if getenv is not None and not table:
-            table = None
-    if table is None:
+    try:
+        preset = None if getenv is None else getenv("ROLIT_PRESET")
+    except Exception:
+        preset = "unreadable"  # load() reports it
+    if getenv is not None and preset is not None:
         return getenv
+    table = read_toml(path)
+    if getenv is None:
+        return table.get
 
     def lookup(key):
-        value = None if getenv is None else getenv(key)
+        value = getenv(key)
         return table.get(key) if value is None else value
 
     return lookup
@@ -155,9 +149,19 @@ def load(getenv=None, path="settings.toml"):
 
     ``getenv`` defaults to ``os.getenv``; tests pass a dict's ``get``.
     """
-    get = _source(getenv, path)
+    source = _source(getenv, path)
     settings = Settings()
     errors = settings.errors
+
+    def get(key):
+        # CircuitPython's os.getenv raises on a line it cannot parse (text without quotes...).
+        try:
+            return source(key)
+        except Exception as error:
+            errors.append("%s cannot be read (%s): put text in quotes; using the default"
+                          % (key, error))
+            return None
+
     preset = get("ROLIT_PRESET")
     if preset is not None:
         preset = str(preset).strip().lower()

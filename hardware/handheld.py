@@ -42,8 +42,8 @@ except ImportError:
 CUE_ORDER = ("error", "win", "timeout", "illegal", "capture", "place", "undo", "start", "tick")
 
 # Error patterns: the border colour says what kind of problem; dots below count them.
-SETTINGS_ERROR = (80, 60, 0)   # yellow: a setting was wrong, a default is used
-CRASH_ERROR = (90, 0, 0)       # red: the game stopped and restarts
+SETTINGS_ERROR = (255, 160, 0)  # yellow: a setting was wrong, a default is used
+CRASH_ERROR = (255, 0, 0)       # red: the game stopped and restarts
 
 
 def error_frame(colour, count=1):
@@ -57,7 +57,7 @@ def error_frame(colour, count=1):
         frame[8 * i + 7] = colour
     count = 1 if count < 1 else (12 if count > 12 else count)
     for dot in range(count):
-        frame[(2 + 2 * (dot // 6)) * 8 + 1 + dot % 6] = (60, 60, 60)
+        frame[(2 + 2 * (dot // 6)) * 8 + 1 + dot % 6] = (200, 200, 200)
     return frame
 
 

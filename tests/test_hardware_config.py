@@ -68,6 +68,18 @@ def test_bad_preset_and_pins():
     assert "ROLIT_PRESET" in settings.errors[0]
 
 
+def test_a_getenv_that_raises_is_reported():
+    def getenv(key):
+        if key == "ROLIT_LAYOUT":
+            raise ValueError("invalid syntax")
+        return None
+
+    settings = config.load(getenv, path="/nonexistent/settings.toml")
+    assert settings.matrix_layout == "rows"
+    assert settings.errors == ["ROLIT_LAYOUT cannot be read (invalid syntax): put text in quotes;"
+                               " using the default"]
+
+
 def test_pin_lookup_reports_missing_pins():
     class FakeBoard:
         GP0 = "pin0"
@@ -111,3 +123,9 @@ def test_matrix_from_settings():
     matrix = Matrix.from_settings(strip, settings)
     assert (matrix.layout, matrix.rotation, matrix.max_current_ma) == ("serpentine", 180, 300)
     assert matrix.strip_index(0, 0) == 56   # 180 degrees: top-left goes to the last row
+
+
+def test_no_getenv_and_no_file_gives_the_defaults(monkeypatch):
+    monkeypatch.delattr(config.os, "getenv")
+    settings = config.load(path="/nonexistent/settings.toml")
+    assert settings.errors == [] and settings.preset == "pico"

@@ -1,0 +1,122 @@
+"""hardware.handheld: building the parts from settings, falling back instead of failing."""
+
+import sys
+
+import pytest
+
+from device_doubles import Device
+from hardware import config
+from hardware.inputs import Buttons, Joystick, OneButton
+from hardware.storage import FileStorage, NvmStorage
+
+KEYS = (0, 1, 2, 3, 4, 5)
+
+
+@pytest.fixture
+def device():
+    dev = Device()
+    saved = sys.modules.pop("hardware.handheld", None)
+    import hardware.handheld as handheld
+    dev.handheld = handheld
+    yield dev
+    sys.modules.pop("hardware.handheld", None)
+    if saved is not None:
+        sys.modules["hardware.handheld"] = saved
+    dev.close()
+
+
+def build(device, **values):
+    settings = config.load(values.get, path="/nonexistent/settings.toml")
+    return device.handheld.Handheld(settings, KEYS)
+
+
+def test_default_build(device):
+    handheld = build(device)
+    assert handheld.errors == []
+    assert handheld.matrix is not None and handheld.matrix.pixels.pin.pin.name == "GP0"
+    assert len(handheld.inputs) == 1 and isinstance(handheld.inputs[0], Buttons)
+    assert handheld.inputs[0].keys == KEYS
+    assert device.keypad.ALL[-1].names == ["GP2", "GP3", "GP4", "GP5", "GP6", "GP7"]
+    assert handheld.buzzer is None                      # no sound unless a volume is set
+    assert isinstance(handheld.storage, NvmStorage)
+    assert device.handheld.ticks_ms() == 0              # the supervisor double's clock
+
+
+def test_show_skips_unchanged_frames(device):
+    handheld = build(device)
+    frame = [(1, 2, 3)] * 64
+    assert handheld.show(frame)
+    assert not handheld.show(list(frame))
+    frame[5] = (0, 0, 0)
+    assert handheld.show(frame)
+    assert device.neopixel_write.count == 2
+
+
+def test_joystick_without_analog_pins_falls_back_to_buttons(device):
+    handheld = build(device, ROLIT_INPUT="joystick", ROLIT_JOY_X="")
+    assert "joystick: no analog pins, using the buttons" in handheld.errors
+    assert [type(i) for i in handheld.inputs] == [Buttons]
+
+
+def test_joystick_build(device):
+    handheld = build(device, ROLIT_INPUT="joystick", ROLIT_JOY_INVERT_Y=1)
+    assert [type(i) for i in handheld.inputs] == [Joystick, Buttons]
+    assert handheld.inputs[0].invert_y
+    # The stick's press and the SELECT and BACK buttons.
+    assert device.keypad.ALL[-1].names == ["GP22", "GP6", "GP7"]
+    assert handheld.inputs[1].keys == (4, 4, 5)
+
+
+def test_one_button_build_and_steering(device):
+    handheld = build(device, ROLIT_INPUT="onebutton", ROLIT_LONG_PRESS=500)
+    assert [type(i) for i in handheld.inputs] == [OneButton]
+    assert handheld.inputs[0].long_ms == 500 and handheld.inputs[0].hold_ms == 2000
+    assert handheld.steer is not None
+    handheld2 = build(device, ROLIT_INPUT="onebutton", ROLIT_PIN_SELECT="")
+    assert "one button: no pin, using the buttons" in handheld2.errors
+
+
+def test_bad_and_clashing_pins(device):
+    handheld = build(device, ROLIT_MATRIX_PIN="GP99", ROLIT_PIN_DOWN="GP2", ROLIT_PIN_BACK="")
+    assert "matrix: this board has no pin 'GP99' (check settings.toml)" in handheld.errors
+    assert "matrix: using the pico pin GP0 instead" in handheld.errors
+    assert "down button: its pin is already used, left out" in handheld.errors
+    assert handheld.matrix is not None
+    assert device.keypad.ALL[-1].names == ["GP2", "GP4", "GP5", "GP6"]
+
+
+def test_buzzer_plays_the_most_important_cue(device):
+    handheld = build(device, ROLIT_VOLUME=40)
+    assert handheld.buzzer is not None and handheld.buzzer.volume == 40
+    handheld.sound(["tick", "capture", "place"], 0)
+    assert device.pwmio.LOG[-1] == (880, 32768 * 40 // 100)
+    for now in range(20, 200, 20):
+        handheld.sound([], now)
+    assert handheld.buzzer.playing is None
+    assert [frequency for frequency, duty in device.pwmio.LOG if duty] == [880, 1320, 1760]
+
+
+def test_file_storage_fallback_without_nvm(device, tmp_path):
+    device.microcontroller.nvm = None
+    handheld = build(device, ROLIT_SAVE_FILE=str(tmp_path / "game.sav"))
+    assert isinstance(handheld.storage, FileStorage)
+    assert any("no microcontroller.nvm" in message for message in handheld.errors)
+
+
+def test_no_board_module(device, monkeypatch):
+    monkeypatch.setitem(sys.modules, "board", None)
+    handheld = build(device, ROLIT_STORAGE="none")
+    assert handheld.matrix is None and handheld.inputs == []
+    assert handheld.errors[0].startswith("no board module")
+    assert not handheld.show([(0, 0, 0)] * 64)
+    handheld.show_error(device.handheld.CRASH_ERROR)   # nothing to show it on: no error
+
+
+def test_error_frame():
+    from hardware.handheld import error_frame
+
+    frame = error_frame((9, 0, 0), 3)
+    border = [i for i in range(64) if frame[i] == (9, 0, 0)]
+    assert len(border) == 28
+    assert [i for i in range(64) if frame[i] == (200, 200, 200)] == [17, 18, 19]
+    assert len([c for c in error_frame((9, 0, 0), 99) if c == (200, 200, 200)]) == 12

@@ -90,7 +90,7 @@ def test_buzzer_plays_the_most_important_cue(device):
     assert handheld.buzzer is not None and handheld.buzzer.volume == 40
     handheld.sound(["tick", "capture", "place"], 0)
     assert device.pwmio.LOG[-1] == (880, 32768 * 40 // 100)
-    for now in range(20, 200, 20):
+    for now in range(20, 300, 20):
         handheld.sound([], now)
     assert handheld.buzzer.playing is None
     assert [frequency for frequency, duty in device.pwmio.LOG if duty] == [880, 1320, 1760]

@@ -1,0 +1,349 @@
+"""Terminal mode: the 8x8 panel in true-colour character cells, playable over SSH.
+
+Each LED is two spaces with a 24-bit background colour (``--colours 256`` for terminals without
+true colour), redrawn only when the picture changes. Keys: arrows or WASD move, Enter or Space
+select, Esc or Backspace go back, ``q`` (or Ctrl-C) quits.
+
+Terminals report key presses but never releases. A key counts as held while the terminal keeps
+repeating it, and is released when another key arrives (after that key's press) or when no repeat
+came for a while: ``tap_ms`` (120 ms) after a single press of a direction or SELECT, so a tap of
+Enter places at once; ``hold_ms`` (700 ms) for BACK, longer than the App's 600 ms hold, so Esc
+during play opens the pause menu; ``repeat_gap_ms`` (150 ms) once the terminal's auto-repeat runs.
+So a held arrow key moves at the device's pace (the App repeats held keys), not the terminal's.
+Holding SELECT to preview the captures needs a real release: use the window for that.
+
+The terminal is put in cbreak mode on an alternate screen with the cursor hidden, and restored in
+every case: normal exit, ``q``, an exception, Ctrl-C, SIGTERM, SIGHUP. Ctrl-Z restores it while
+suspended and takes it back on ``fg``.
+"""
+
+import os
+import select
+import signal
+import sys
+import time
+
+from rolit_core.app import BACK, DOWN, LEFT, RIGHT, SELECT, UP
+
+from .device import HEIGHT, WIDTH
+
+DIRECTIONS = (UP, DOWN, LEFT, RIGHT)
+UNLIT = (24, 24, 28)
+FRAME = (40, 42, 50)
+LABEL = (150, 154, 168)
+COLUMNS = "abcdefgh"
+QUIT = "quit"
+
+_CSI_KEYS = {"A": UP, "B": DOWN, "C": RIGHT, "D": LEFT}
+_PLAIN_KEYS = {
+    "w": UP, "s": DOWN, "a": LEFT, "d": RIGHT, "W": UP, "S": DOWN, "A": LEFT, "D": RIGHT,
+    "\r": SELECT, "\n": SELECT, " ": SELECT, "\x7f": BACK, "\x08": BACK,
+    "q": QUIT, "Q": QUIT, "\x03": QUIT,
+}
+
+
+def decode(text):
+    """Split terminal input into game keys (and ``QUIT``); returns (keys, rest), where ``rest``
+    is an unfinished escape sequence to prepend to the next read."""
+    keys = []
+    i = 0
+    n = len(text)
+    while i < n:
+        char = text[i]
+        if char == "\x1b":
+            if i + 1 >= n:
+                return keys, text[i:]  # a lone ESC so far: BACK, or the start of a sequence
+            follow = text[i + 1]
+            if follow in "[O":
+                j = i + 2
+                while j < n and not ("@" <= text[j] <= "~"):
+                    j += 1
+                if j >= n:
+                    return keys, text[i:]
+                key = _CSI_KEYS.get(text[j])
+                if key is not None:
+                    keys.append(key)
+                i = j + 1
+                continue
+            keys.append(BACK)  # ESC followed by something else: ESC was pressed on its own
+            i += 1
+            continue
+        key = _PLAIN_KEYS.get(char)
+        if key is not None:
+            keys.append(key)
+        i += 1
+    return keys, ""
+
+
+class TermKeys:
+    """Presses from a terminal, turned into press and emulated release events."""
+
+    def __init__(self, tap_ms=120, hold_ms=700, repeat_gap_ms=150):
+        self.tap_ms = tap_ms
+        self.hold_ms = hold_ms
+        self.repeat_gap_ms = repeat_gap_ms
+        self.held = None
+        self.last = 0
+        self.repeating = False
+        self.events = []
+
+    def key(self, key, now_ms):
+        if key == self.held:
+            self.last = now_ms
+            self.repeating = True
+            return
+        self.events.append((key, True))
+        self.release()
+        self.held = key
+        self.last = now_ms
+        self.repeating = False
+
+    def release(self):
+        if self.held is not None:
+            self.events.append((self.held, False))
+            self.held = None
+
+    def take(self, now_ms):
+        held = self.held
+        if held is not None:
+            if self.repeating:
+                gap = self.repeat_gap_ms
+            else:
+                gap = self.hold_ms if held == BACK else self.tap_ms
+            if now_ms - self.last > gap:
+                self.release()
+        events = self.events
+        self.events = []
+        return events
+
+
+def sgr_background(colour, truecolour=True):
+    r, g, b = colour
+    if truecolour:
+        return "\x1b[48;2;%d;%d;%dm" % (r, g, b)
+    return "\x1b[48;5;%dm" % xterm256(colour)
+
+
+def xterm256(colour):
+    """The nearest xterm-256 colour (the 6x6x6 cube or the grey ramp)."""
+    levels = (0, 95, 135, 175, 215, 255)
+
+    def nearest(value):
+        best = 0
+        for i in range(6):
+            if abs(levels[i] - value) < abs(levels[best] - value):
+                best = i
+        return best
+
+    r, g, b = colour
+    cube = (nearest(r), nearest(g), nearest(b))
+    cube_rgb = (levels[cube[0]], levels[cube[1]], levels[cube[2]])
+    grey = max(0, min(23, (r + g + b) // 3 * 24 // 256))
+    grey_rgb = (8 + 10 * grey,) * 3
+
+    def distance(other):
+        return (r - other[0]) ** 2 + (g - other[1]) ** 2 + (b - other[2]) ** 2
+
+    if distance(grey_rgb) < distance(cube_rgb):
+        return 232 + grey
+    return 16 + 36 * cube[0] + 6 * cube[1] + cube[2]
+
+
+def render(colours, info, columns=80, rows=24, truecolour=True):
+    """The whole screen as one string: the framed panel, labels, a status line and key help."""
+    reset = "\x1b[0m"
+    size = info.get("size") if info else None
+    offset = (WIDTH - size) // 2 if size else 0
+    frame = sgr_background(FRAME, truecolour) + _foreground(LABEL, truecolour)
+    panel_width = 2 * WIDTH + 6
+    left = max(1, (columns - panel_width) // 2 + 1)
+    lines = []
+    top = "   "
+    for x in range(WIDTH):
+        label = COLUMNS[x - offset] if size and 0 <= x - offset < size else " "
+        top += label + " "
+    lines.append(frame + top + " " + reset)
+    for y in range(HEIGHT):
+        number = y - offset + 1 if size and 0 <= y - offset < size else None
+        tag = " %d " % number if number is not None else "   "
+        line = frame + tag
+        for x in range(WIDTH):
+            colour = colours[y * WIDTH + x]
+            if not (colour[0] or colour[1] or colour[2]):
+                colour = UNLIT
+            line += sgr_background(colour, truecolour) + "  "
+        line += frame + " " + reset
+        lines.append(line)
+    lines.append(frame + " " * panel_width + reset)
+    text_lines = []
+    if info:
+        text_lines.extend(info.get("status", ()))
+        seats = info.get("seats", ())
+        if seats:
+            parts = []
+            for colours_, label, points, to_move in seats:
+                letters = "".join(["RYGB"[c - 1] for c in colours_])
+                parts.append("%s%s %s %d" % (">" if to_move else " ", letters, label, points))
+            text_lines.append("  ".join(parts))
+    text_lines.append("arrows/WASD move  Enter/Space select  Esc/Backspace back  q quit")
+    out = ["\x1b[H"]
+    row = 1
+    for line in lines:
+        out.append("\x1b[%d;%dH%s" % (row, left, line))
+        row += 1
+    row += 1
+    for line in text_lines:
+        if row > rows:
+            break
+        out.append("\x1b[%d;1H\x1b[2K%s" % (row, line[:max(1, columns - 1)]))
+        row += 1
+    return "".join(out)
+
+
+def _foreground(colour, truecolour):
+    if truecolour:
+        return "\x1b[38;2;%d;%d;%dm" % colour
+    return "\x1b[38;5;%dm" % xterm256(colour)
+
+
+def truecolour_default(environ=None):
+    """Whether to send 24-bit colours: yes unless the terminal is known not to take them."""
+    environ = os.environ if environ is None else environ
+    if environ.get("COLORTERM", "").lower() in ("truecolor", "24bit"):
+        return True
+    if environ.get("TERM_PROGRAM") == "Apple_Terminal" or environ.get("TERM") == "linux":
+        return False
+    return True
+
+
+class TerminalMode:
+    """cbreak input on an alternate screen with a hidden cursor; ``restore()`` undoes it all.
+
+    Use as a context manager. SIGTERM and SIGHUP leave through ``SystemExit`` (so every
+    ``finally`` runs); Ctrl-Z restores the terminal before stopping; SIGWINCH sets ``resized``.
+    """
+
+    ENTER = "\x1b[?1049h\x1b[?25l\x1b[2J"
+    LEAVE = "\x1b[0m\x1b[2J\x1b[?25h\x1b[?1049l"
+
+    def __init__(self, fd, out):
+        import termios
+        self.termios = termios
+        self.fd = fd
+        self.out = out
+        self.saved = None
+        self.resized = True
+        self._old_handlers = {}
+
+    def __enter__(self):
+        self.saved = self.termios.tcgetattr(self.fd)
+        self._raw()
+        for number in (signal.SIGTERM, signal.SIGHUP):
+            self._old_handlers[number] = signal.signal(number, self._exit)
+        self._old_handlers[signal.SIGTSTP] = signal.signal(signal.SIGTSTP, self._suspend)
+        self._old_handlers[signal.SIGWINCH] = signal.signal(signal.SIGWINCH, self._resize)
+        return self
+
+    def __exit__(self, *exc):
+        self.restore()
+        for number, handler in self._old_handlers.items():
+            signal.signal(number, handler)
+        return False
+
+    def _raw(self):
+        termios = self.termios
+        mode = termios.tcgetattr(self.fd)
+        mode[0] &= ~(termios.IXON | termios.ICRNL)  # no Ctrl-S freeze; Enter arrives as \r
+        mode[3] &= ~(termios.ECHO | termios.ICANON)
+        mode[6][termios.VMIN] = 0
+        mode[6][termios.VTIME] = 0
+        termios.tcsetattr(self.fd, termios.TCSANOW, mode)
+        self.write(self.ENTER)
+        self.resized = True
+
+    def restore(self):
+        if self.saved is not None:
+            self.write(self.LEAVE)
+            self.termios.tcsetattr(self.fd, self.termios.TCSADRAIN, self.saved)
+
+    def write(self, text):
+        try:
+            self.out.write(text)
+            self.out.flush()
+        except (OSError, ValueError):
+            pass  # the terminal is gone (SSH dropped): nothing left to draw on
+
+    def _exit(self, number, frame):
+        raise SystemExit(128 + number)
+
+    def _suspend(self, number, frame):
+        self.restore()
+        signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTSTP)
+        # Continued (fg): take the terminal back.
+        signal.signal(signal.SIGTSTP, self._suspend)
+        self._raw()
+
+    def _resize(self, number, frame):
+        self.resized = True
+
+
+def run(device, describe, fps=60, truecolour=None, stdin=None, stdout=None, on_frame=None,
+        tap_ms=120, hold_ms=700):
+    """Play in the terminal until ``q``; ``describe(app)`` gives the status lines."""
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    if truecolour is None:
+        truecolour = truecolour_default()
+    fd = stdin.fileno()
+    if not os.isatty(fd):
+        raise SystemExit("terminal mode needs a terminal (stdin is not a tty)")
+    keys = TermKeys(tap_ms=tap_ms, hold_ms=hold_ms)
+    period = 1000.0 / fps
+    start = time.monotonic()
+    pending = ""
+    with TerminalMode(fd, stdout) as mode:
+        next_frame = 0.0
+        while True:
+            now = (time.monotonic() - start) * 1000
+            wait = max(0.0, (next_frame - now) / 1000)
+            if pending == "\x1b":
+                wait = min(wait, 0.03)
+            ready, _, _ = select.select([fd], [], [], wait)
+            now_ms = int((time.monotonic() - start) * 1000)
+            if ready:
+                data = os.read(fd, 1024)
+                if not data:
+                    break  # the terminal hung up
+                text = pending + data.decode("utf-8", "replace")
+                found, pending = decode(text)
+                for key in found:
+                    if key == QUIT:
+                        return
+                    keys.key(key, now_ms)
+            elif pending == "\x1b":
+                pending = ""  # nothing followed the ESC: it was the Esc key
+                keys.key(BACK, now_ms)
+            if now_ms < next_frame:
+                continue
+            next_frame += period
+            if next_frame < now_ms:
+                next_frame = now_ms + period  # fell behind (suspended, slow): don't race
+            changed = device.update(now_ms, keys.take(now_ms))
+            if changed or mode.resized:
+                size = os.get_terminal_size(stdout.fileno()) if _isatty(stdout) else None
+                columns, rows = size if size else (80, 24)
+                screen = render(device.colours, describe(device.app), columns, rows, truecolour)
+                if mode.resized:
+                    screen = "\x1b[2J" + screen
+                    mode.resized = False
+                mode.write(screen)
+            if on_frame is not None:
+                on_frame()
+
+
+def _isatty(stream):
+    try:
+        return os.isatty(stream.fileno())
+    except (AttributeError, ValueError, OSError):
+        return False

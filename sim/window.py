@@ -1,0 +1,551 @@
+"""The simulator window (pygame-ce): the handheld's 8x8 panel, round glowing LEDs on a dark board.
+
+The matrix area shows exactly the LEDs of the simulated panel (``sim.device.Device``); scores, the
+move list and a short key help sit beside it. Key down and up become ``(key, True/False)`` events
+as the device's buttons do (so holding works the same: the App repeats held directions and opens
+the pause menu on a held BACK), a mouse click walks the cursor to the cell and selects, and a game
+controller works when connected.
+
+:class:`Renderer` draws on any surface (also without a display, for ``--screenshot``);
+:class:`Window` owns the OS window and the input.
+"""
+
+import os
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame  # noqa: E402
+
+from rolit_core.app import BACK, DOWN, LEFT, RIGHT, SELECT, UP  # noqa: E402
+
+from .device import HEIGHT, WIDTH  # noqa: E402
+
+BACKGROUND = (16, 17, 21)
+CASE = (40, 42, 50)
+CASE_EDGE = (62, 65, 76)
+PANEL = (5, 6, 8)
+GRID = (20, 21, 26)
+UNLIT = (24, 24, 28)  # an LED that is off, under room light; a lit LED adds its light to it
+LABEL = (130, 134, 148)
+TEXT = (205, 208, 218)
+DIM_TEXT = (125, 129, 142)
+SEAT_RGB = {1: (235, 50, 45), 2: (245, 190, 20), 3: (40, 200, 70), 4: (50, 110, 245)}
+
+# Physical keys -> game keys: arrows/WASD (and the keypad), Enter/Space, Esc/Backspace.
+KEYMAP = {
+    pygame.K_UP: UP, pygame.K_w: UP, pygame.K_KP8: UP,
+    pygame.K_DOWN: DOWN, pygame.K_s: DOWN, pygame.K_KP2: DOWN,
+    pygame.K_LEFT: LEFT, pygame.K_a: LEFT, pygame.K_KP4: LEFT,
+    pygame.K_RIGHT: RIGHT, pygame.K_d: RIGHT, pygame.K_KP6: RIGHT,
+    pygame.K_RETURN: SELECT, pygame.K_SPACE: SELECT, pygame.K_KP_ENTER: SELECT,
+    pygame.K_ESCAPE: BACK, pygame.K_BACKSPACE: BACK,
+}
+DIRECTIONS = (UP, DOWN, LEFT, RIGHT)
+HELP = (
+    ("Arrows / WASD", "move"),
+    ("Enter / Space", "select (hold: preview)"),
+    ("Esc / Backspace", "back (hold: pause)"),
+    ("Mouse", "click a cell to play it"),
+    ("L  F11  Ctrl+Q", "labels, full screen, quit"),
+)
+COLUMNS = "abcdefgh"
+
+
+class Keys:
+    """Game-key state from several physical sources (two keys, a mouse, a pad for one game key).
+
+    ``press(source, key)`` and ``release(source)`` add ``(key, True/False)`` to ``events`` only
+    when the game key really goes down or up. Holding needs nothing more: the App repeats held
+    directions and opens the pause menu on a held BACK itself, as on the device.
+    """
+
+    def __init__(self):
+        self.sources = {}  # source -> game key
+        self.events = []
+
+    def held(self, key):
+        return key in self.sources.values()
+
+    def press(self, source, key):
+        if source in self.sources:
+            return
+        if not self.held(key):
+            self.events.append((key, True))
+        self.sources[source] = key
+
+    def release(self, source):
+        key = self.sources.pop(source, None)
+        if key is not None and not self.held(key):
+            self.events.append((key, False))
+
+    def release_all(self):
+        for source in list(self.sources):
+            self.release(source)
+
+    def take(self):
+        """The events since the last call."""
+        events = self.events
+        self.events = []
+        return events
+
+
+class Pointer:
+    """A left click on the panel. In play, on a cell of the board: the cursor walks there (one
+    press and release per step, all in the same frame, so it feels instant) and SELECT goes down;
+    SELECT comes up when the button does, so a long click previews like a held SELECT. Elsewhere
+    (menus, round end) a click is SELECT.
+    """
+
+    SOURCE = "mouse"
+
+    def __init__(self, keys):
+        self.keys = keys
+
+    def click(self, app, led):
+        keys = self.keys
+        cursor = app_cursor(app)
+        if cursor is not None and getattr(app, "phase", "input") == "input":
+            game = app.game
+            offset = (WIDTH - game.size) // 2
+            tx, ty = led[0] - offset, led[1] - offset
+            if not (0 <= tx < game.size and 0 <= ty < game.size):
+                return
+            x, y = cursor
+            for key, count in ((RIGHT, tx - x), (LEFT, x - tx), (DOWN, ty - y), (UP, y - ty)):
+                if keys.held(key):
+                    keys.release_all()  # a walk while a key is held would be ignored
+                for _ in range(max(0, count)):
+                    keys.events.append((key, True))
+                    keys.events.append((key, False))
+        keys.press(self.SOURCE, SELECT)
+
+    def unclick(self):
+        self.keys.release(self.SOURCE)
+
+
+def app_cursor(app):
+    """The App's cursor as board (x, y), or None outside play (tolerates an App without one)."""
+    cursor = getattr(app, "cursor", None)
+    game = getattr(app, "game", None)
+    if cursor is None or game is None:
+        return None
+    if isinstance(cursor, int):
+        return cursor % game.size, cursor // game.size
+    return tuple(cursor)
+
+
+class Renderer:
+    """Draws the panel (and the side information) onto a surface of any size."""
+
+    def __init__(self, labels=True):
+        self.labels = labels
+        self.size = None
+        self._glows = {}
+        self._fonts = {}
+
+    # -- geometry --------------------------------------------------------------------------
+
+    def layout(self, size):
+        if size == self.size:
+            return
+        self.size = size
+        width, height = size
+        margin = max(4, min(width, height) // 30)
+        wide = width >= height * 1.3
+        tall = height >= width * 1.45
+        if wide:
+            board = min(height - 2 * margin, int((width - 3 * margin) * 0.64))
+        elif tall:
+            board = min(width - 2 * margin, int((height - 3 * margin) * 0.66))
+        else:
+            board = min(width, height) - 2 * margin
+        board = max(board, 16)
+        bx = margin if wide else (width - board) // 2
+        by = (height - board) // 2 if wide else margin
+        self.board = pygame.Rect(bx, by, board, board)
+        self.border = max(3, board * 7 // 100)
+        inner = board - 2 * self.border
+        self.cell = inner / WIDTH
+        self.inner = pygame.Rect(bx + self.border, by + self.border, inner, inner)
+        self.radius = max(1, int(self.cell * 0.34))
+        self.glow_radius = max(2, int(self.cell * 0.95))
+        if wide:
+            left = bx + board + margin
+            self.side = pygame.Rect(left, margin, width - left - margin, height - 2 * margin)
+        elif tall:
+            top = by + board + margin
+            self.side = pygame.Rect(margin, top, width - 2 * margin, height - top - margin)
+        else:
+            self.side = None
+        self._glows = {}
+        self._glow = _glow_sprite(self.glow_radius)
+        self._fonts = {}
+
+    def centre(self, x, y):
+        """The pixel at the centre of LED (x, y)."""
+        inner = self.inner
+        return (inner.x + int((x + 0.5) * self.cell), inner.y + int((y + 0.5) * self.cell))
+
+    def led_at(self, point):
+        """The (x, y) of the LED cell under ``point`` (surface pixels), or None."""
+        if self.size is None or not self.inner.collidepoint(point):
+            return None
+        x = int((point[0] - self.inner.x) / self.cell)
+        y = int((point[1] - self.inner.y) / self.cell)
+        if 0 <= x < WIDTH and 0 <= y < HEIGHT:
+            return x, y
+        return None
+
+    def font(self, pixels):
+        pixels = max(8, int(pixels))
+        font = self._fonts.get(pixels)
+        if font is None:
+            font = pygame.font.Font(None, pixels)
+            self._fonts[pixels] = font
+        return font
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def draw(self, surface, colours, info=None):
+        """Draw the LEDs (``colours``: 64 screen colours, row by row) and ``info`` beside them."""
+        self.layout(surface.get_size())
+        surface.fill(BACKGROUND)
+        board = self.board
+        corner = self.border
+        pygame.draw.rect(surface, CASE, board, border_radius=corner)
+        pygame.draw.rect(surface, CASE_EDGE, board, width=max(1, corner // 6),
+                         border_radius=corner)
+        pygame.draw.rect(surface, PANEL, self.inner)
+        cell = self.cell
+        line = max(1, int(cell * 0.03))
+        for i in range(1, WIDTH):
+            x = self.inner.x + int(i * cell)
+            pygame.draw.line(surface, GRID, (x, self.inner.top), (x, self.inner.bottom - 1), line)
+            y = self.inner.y + int(i * cell)
+            pygame.draw.line(surface, GRID, (self.inner.left, y), (self.inner.right - 1, y), line)
+        glow_at = self.glow_radius
+        for index in range(WIDTH * HEIGHT):
+            colour = colours[index]
+            if colour[0] or colour[1] or colour[2]:
+                cx, cy = self.centre(index % WIDTH, index // WIDTH)
+                surface.blit(self._tinted(colour), (cx - glow_at, cy - glow_at),
+                             special_flags=pygame.BLEND_RGB_ADD)
+        radius = self.radius
+        for index in range(WIDTH * HEIGHT):
+            r, g, b = colours[index]
+            core = (min(255, UNLIT[0] + r), min(255, UNLIT[1] + g), min(255, UNLIT[2] + b))
+            centre = self.centre(index % WIDTH, index // WIDTH)
+            pygame.draw.aacircle(surface, core, centre, radius)
+        if self.labels and info is not None and info.get("size"):
+            self._draw_labels(surface, info["size"])
+        if self.side is not None and info is not None:
+            self._draw_side(surface, info)
+
+    def _tinted(self, colour):
+        glow = self._glows.get(colour)
+        if glow is None:
+            if len(self._glows) > 600:
+                self._glows = {}
+            glow = self._glow.copy()
+            glow.fill(colour, special_flags=pygame.BLEND_RGB_MULT)
+            self._glows[colour] = glow
+        return glow
+
+    def _draw_labels(self, surface, size):
+        """a-h over the columns and 1-8 beside the rows of the board in play (a small board sits
+        centred on the panel, so its labels do too)."""
+        font = self.font(self.border * 0.75)
+        offset = (WIDTH - size) // 2
+        half = self.border // 2
+        for i in range(size):
+            cx, cy = self.centre(offset + i, offset + i)
+            text = font.render(COLUMNS[i], True, LABEL)
+            surface.blit(text, text.get_rect(center=(cx, self.board.top + half)))
+            surface.blit(text, text.get_rect(center=(cx, self.board.bottom - half)))
+            text = font.render(str(i + 1), True, LABEL)
+            surface.blit(text, text.get_rect(center=(self.board.left + half, cy)))
+            surface.blit(text, text.get_rect(center=(self.board.right - half, cy)))
+
+    def _draw_side(self, surface, info):
+        side = self.side
+        unit = max(9, min(side.width // 18, self.board.height // 24))
+        big = self.font(unit * 1.6)
+        normal = self.font(unit * 1.15)
+        small = self.font(unit)
+        y = side.top
+        title = big.render(info.get("title", "Rolit"), True, TEXT)
+        surface.blit(title, (side.left, y))
+        y += title.get_height() + unit // 2
+        for line in info.get("status", ()):
+            text = normal.render(line, True, DIM_TEXT)
+            surface.blit(text, (side.left, y))
+            y += text.get_height() + unit // 4
+        for colours, label, points, to_move in info.get("seats", ()):
+            x = side.left
+            dot = max(3, unit // 2)
+            for colour in colours:
+                pygame.draw.aacircle(surface, SEAT_RGB[colour], (x + dot, y + unit // 2 + 2), dot)
+                x += 2 * dot + 3
+            text = normal.render("%s  %d" % (label, points), True, TEXT if to_move else DIM_TEXT)
+            surface.blit(text, (x + unit // 3, y))
+            if to_move:
+                mark = normal.render("<", True, TEXT)
+                surface.blit(mark, (side.right - mark.get_width(), y))
+            y += text.get_height() + unit // 3
+        help_top = side.bottom - len(HELP) * (small.get_height() + 2)
+        moves = info.get("moves", ())
+        if moves:
+            y += unit // 2
+            rows = max(0, (help_top - unit - y) // (small.get_height() + 2))
+            per_row = 3 if side.width > unit * 20 else 2
+            shown = moves[-rows * per_row:] if rows else []
+            first = len(moves) - len(shown)
+            column = side.width // per_row
+            for i in range(0, len(shown), per_row):
+                for j in range(per_row):
+                    if i + j < len(shown):
+                        text = small.render("%d. %s" % (first + i + j + 1, shown[i + j]), True,
+                                            DIM_TEXT)
+                        surface.blit(text, (side.left + j * column, y))
+                y += small.get_height() + 2
+        if help_top > y:
+            y = help_top
+            for keys, meaning in HELP:
+                left = small.render(keys, True, TEXT)
+                right = small.render(meaning, True, DIM_TEXT)
+                surface.blit(left, (side.left, y))
+                surface.blit(right, (side.left + min(side.width // 2, unit * 9), y))
+                y += small.get_height() + 2
+
+
+def _glow_sprite(radius):
+    """A grey radial glow, brightest in the middle, to tint and add under a lit LED."""
+    size = 2 * radius + 1
+    sprite = pygame.Surface((size, size))
+    sprite.fill((0, 0, 0))
+    for r in range(radius, 0, -1):
+        fall = 1 - r / radius
+        level = int(150 * fall * fall)
+        pygame.draw.circle(sprite, (level, level, level), (radius, radius), r)
+    return sprite
+
+
+def describe(app, seat_names=None):
+    """The information shown beside the panel: seats with points, whose turn, the move list."""
+    game = getattr(app, "game", None)
+    info = {"title": "Rolit"}
+    if game is None:
+        info["status"] = ("Menu",)
+        return info
+    info["size"] = game.size
+    scores = game.scores()
+    seats = []
+    for seat in range(len(game.seat_colours)):
+        colours = game.seat_colours[seat]
+        if seat_names and seat < len(seat_names):
+            label = seat_names[seat]
+        else:
+            label = "Player %d" % (seat + 1)
+        seats.append((colours, label, scores[seat], not game.over and game.turn in colours))
+    info["seats"] = seats
+    letters = " RYGB"
+    info["moves"] = ["%s %s" % (letters[colour], game.board.cell_name(cell))
+                     for cell, colour in game.board.moves]
+    if game.over:
+        winners = game.winners()
+        if not winners:
+            status = "Round over: a tie for no one"
+        elif len(winners) == 1:
+            status = "Round over: %s wins" % seats[winners[0]][1]
+        else:
+            status = "Round over: shared win"
+        info["status"] = (status,)
+    else:
+        info["status"] = ("Board %dx%d, move %d" % (game.size, game.size,
+                                                     len(game.board.moves) + 1),)
+    match = getattr(app, "match", None)
+    if match is not None and getattr(match, "rounds", 1) > 1:
+        info["status"] = info["status"] + ("Round %d of %d" % (match.round, match.rounds),)
+    return info
+
+
+class Window:
+    """The OS window: ``step(now_ms)`` runs one frame, ``run()`` until it is closed."""
+
+    def __init__(self, device, size=None, labels=True, fullscreen=False, seat_names=None,
+                 fps=60, title="Rolit Handheld"):
+        if os.name == "nt":
+            os.environ.setdefault("SDL_WINDOWS_DPI_AWARENESS", "permonitorv2")
+        pygame.display.init()
+        pygame.font.init()
+        self.device = device
+        self.renderer = Renderer(labels)
+        self.seat_names = seat_names
+        self.fps = fps
+        if size is None:
+            size = _default_size()
+        self.window = pygame.Window(title, size, resizable=True, allow_high_dpi=True)
+        self.window.minimum_size = (160, 120)
+        if fullscreen:
+            self.window.set_fullscreen(True)
+        self.keys = Keys()
+        self.pointer = Pointer(self.keys)
+        self.pads = {}
+        try:
+            pygame.joystick.init()
+        except pygame.error:
+            pass
+        self.running = True
+        self.dirty = True
+        self.frames = 0  # pictures drawn
+        self._pad_state = {}
+
+    @property
+    def surface(self):
+        return self.window.get_surface()
+
+    def _scale(self, pos):
+        """Window coordinates (points) -> surface pixels (HiDPI)."""
+        sw, sh = self.surface.get_size()
+        ww, wh = self.window.size
+        return (pos[0] * sw // max(1, ww), pos[1] * sh // max(1, wh))
+
+    def handle(self, event, now_ms):
+        """Turn one pygame event into key state changes (or window actions)."""
+        kind = event.type
+        keys = self.keys
+        if kind == pygame.QUIT or kind == pygame.WINDOWCLOSE:
+            self.running = False
+        elif kind == pygame.KEYDOWN:
+            if event.key == pygame.K_q and event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META):
+                self.running = False
+            elif event.key == pygame.K_F11:
+                self.toggle_fullscreen()
+            elif event.key == pygame.K_l:
+                self.renderer.labels = not self.renderer.labels
+                self.dirty = True
+            elif event.key in KEYMAP:
+                keys.press(("key", event.key), KEYMAP[event.key])
+        elif kind == pygame.KEYUP:
+            keys.release(("key", event.key))
+        elif kind == pygame.MOUSEBUTTONDOWN:
+            if event.button == 1:
+                self._click(self._scale(event.pos))
+            elif event.button == 3:
+                keys.press("mouse-back", BACK)
+        elif kind == pygame.MOUSEBUTTONUP:
+            if event.button == 1:
+                self.pointer.unclick()
+            elif event.button == 3:
+                keys.release("mouse-back")
+        elif kind in (pygame.WINDOWFOCUSLOST, pygame.WINDOWMINIMIZED):
+            keys.release_all()  # a key let go outside the window must not stay held
+        elif kind in (pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED, pygame.WINDOWEXPOSED,
+                      pygame.WINDOWRESTORED, pygame.WINDOWSHOWN, pygame.VIDEOEXPOSE):
+            self.dirty = True
+        elif kind == pygame.JOYDEVICEADDED:
+            try:
+                pad = pygame.joystick.Joystick(event.device_index)
+                self.pads[pad.get_instance_id()] = pad
+            except pygame.error:
+                pass
+        elif kind == pygame.JOYDEVICEREMOVED:
+            self.pads.pop(event.instance_id, None)
+            for source in list(keys.sources):
+                if isinstance(source, tuple) and source[0] == "pad" and \
+                        source[1] == event.instance_id:
+                    keys.release(source)
+        elif kind == pygame.JOYHATMOTION:
+            x, y = event.value
+            self._pad_directions(event.instance_id, "hat%d" % event.hat, x, -y)
+        elif kind == pygame.JOYAXISMOTION and event.axis in (0, 1):
+            state = self._pad_state.setdefault((event.instance_id, "axes"), [0, 0])
+            value = event.value
+            old = state[event.axis]
+            # Hysteresis: press past 0.5, release inside 0.3.
+            if value > 0.5 or (old > 0 and value > 0.3):
+                state[event.axis] = 1
+            elif value < -0.5 or (old < 0 and value < -0.3):
+                state[event.axis] = -1
+            else:
+                state[event.axis] = 0
+            self._pad_directions(event.instance_id, "axes", state[0], state[1])
+        elif kind == pygame.JOYBUTTONDOWN:
+            key = {0: SELECT, 1: BACK}.get(event.button)
+            if key is not None:
+                keys.press(("pad", event.instance_id, "button", event.button), key)
+        elif kind == pygame.JOYBUTTONUP:
+            keys.release(("pad", event.instance_id, "button", event.button))
+
+    def _pad_directions(self, pad, part, x, y):
+        for key, on in ((LEFT, x < 0), (RIGHT, x > 0), (UP, y < 0), (DOWN, y > 0)):
+            source = ("pad", pad, part, key)
+            if on:
+                self.keys.press(source, key)
+            else:
+                self.keys.release(source)
+
+    def _click(self, point):
+        led = self.renderer.led_at(point)
+        if led is not None:
+            self.pointer.click(self.device.app, led)
+
+    def toggle_fullscreen(self):
+        if self.window.size == pygame.display.get_desktop_sizes()[0] and self._windowed:
+            self.window.set_windowed()
+            self.window.size = self._windowed
+            self._windowed = None
+        else:
+            self._windowed = self.window.size
+            self.window.set_fullscreen(True)
+        self.dirty = True
+
+    _windowed = None
+
+    def step(self, now_ms):
+        """Handle input, run the App for one frame and draw if anything changed."""
+        for event in pygame.event.get():
+            self.handle(event, now_ms)
+        events = self.keys.take()
+        changed = self.device.update(now_ms, events)
+        if changed or self.dirty:
+            self.draw()
+        return self.running
+
+    def draw(self):
+        self.renderer.draw(self.surface, self.device.colours,
+                           describe(self.device.app, self.seat_names))
+        self.window.flip()
+        self.dirty = False
+        self.frames += 1
+
+    def run(self, on_frame=None, clock=None):
+        """Run until the window is closed; sleeps to the next frame (``fps``) in between."""
+        clock = clock or pygame.time.Clock()
+        start = pygame.time.get_ticks()
+        while self.step(pygame.time.get_ticks() - start):
+            if on_frame is not None:
+                on_frame()
+            clock.tick(self.fps)
+
+    def close(self):
+        self.window.destroy()
+        pygame.display.quit()
+
+
+def _default_size():
+    """About two thirds of the screen height, with room for the side panel."""
+    try:
+        width, height = pygame.display.get_desktop_sizes()[0]
+    except (pygame.error, IndexError):
+        width, height = 1024, 768
+    side = max(240, min(height, width) * 2 // 3)
+    return (min(width - 40, side * 3 // 2), side)
+
+
+def screenshot(colours, info, path, size=(960, 640)):
+    """Save a PNG of the panel (and side information) without opening a window."""
+    pygame.font.init()
+    surface = pygame.Surface(size)
+    Renderer().draw(surface, colours, info)
+    pygame.image.save(surface, path)

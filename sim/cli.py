@@ -268,7 +268,7 @@ def run(args):
     recorder = Recorder(args.record) if args.record else None
     seat_names = None
     if args.players:
-        seat_names = [seat.capitalize() for seat in args.players]
+        seat_names = list(args.players)
 
     def on_frame():
         if recorder is not None:

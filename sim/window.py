@@ -49,6 +49,7 @@ HELP = (
     ("L  F11  Ctrl+Q", "labels, full screen, quit"),
 )
 COLUMNS = "abcdefgh"
+NAMES = ("", "Red", "Yellow", "Green", "Blue")
 
 
 class Keys:
@@ -340,12 +341,14 @@ def describe(app, seat_names=None):
     info["size"] = game.size
     scores = game.scores()
     seats = []
+    kinds = getattr(app, "kinds", ())
     for seat in range(len(game.seat_colours)):
         colours = game.seat_colours[seat]
+        label = "+".join([NAMES[c] for c in colours])
         if seat_names and seat < len(seat_names):
-            label = seat_names[seat]
-        else:
-            label = "Player %d" % (seat + 1)
+            label += " (%s)" % seat_names[seat]
+        elif seat < len(kinds):
+            label += " (%s)" % kinds[seat]
         seats.append((colours, label, scores[seat], not game.over and game.turn in colours))
     info["seats"] = seats
     letters = " RYGB"
@@ -364,7 +367,7 @@ def describe(app, seat_names=None):
         info["status"] = ("Board %dx%d, move %d" % (game.size, game.size,
                                                      len(game.board.moves) + 1),)
     match = getattr(app, "match", None)
-    if match is not None and getattr(match, "rounds", 1) > 1:
+    if match is not None and match.rounds > 1:
         info["status"] = info["status"] + ("Round %d of %d" % (match.round, match.rounds),)
     return info
 

@@ -1,0 +1,164 @@
+"""Terminal mode: key decoding, emulated releases, and the real program in a pseudo-terminal."""
+
+import os
+import pty
+import re
+import select
+import signal
+import subprocess
+import sys
+import termios
+import time
+
+from rolit_core.app import BACK, DOWN, LEFT, RIGHT, SELECT, UP
+from sim.terminal import QUIT, TermKeys, decode, xterm256
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def test_decode_keys_and_partial_sequences():
+    keys, rest = decode("\x1b[A\x1bOBwasd \r\x7fq")
+    assert keys == [UP, DOWN, UP, LEFT, DOWN, RIGHT, SELECT, SELECT, BACK, QUIT]
+    assert rest == ""
+    assert decode("\x1b[") == ([], "\x1b[")       # wait for the rest of the sequence
+    assert decode("\x1b") == ([], "\x1b")         # a lone ESC: decided by a short timeout
+    assert decode("\x1b\x1b[C") == ([BACK, RIGHT], "")
+    assert decode("\x1b[1;5D") == ([LEFT], "")    # Ctrl+arrow still moves
+
+
+def test_emulated_release():
+    keys = TermKeys(tap_ms=120, hold_ms=700, repeat_gap_ms=150)
+    keys.key(RIGHT, 0)
+    assert keys.take(0) == [(RIGHT, True)]
+    assert keys.take(100) == []
+    assert keys.take(130) == [(RIGHT, False)]      # a tap is released after tap_ms
+    keys.key(DOWN, 200)
+    assert keys.take(200) == [(DOWN, True)]
+    for t in range(300, 1500, 33):                 # the terminal's auto-repeat keeps it held
+        keys.key(DOWN, t)
+        assert keys.take(t) == []
+    assert keys.take(1700) == [(DOWN, False)]
+    keys.key(BACK, 2000)
+    assert keys.take(2600) == [(BACK, True)]       # BACK stays down past the App's 600 ms hold
+    keys.key(SELECT, 2650)                         # another key: pressed first, then BACK up
+    assert keys.take(2650) == [(SELECT, True), (BACK, False)]
+
+
+def test_xterm256_fallback():
+    assert xterm256((255, 0, 0)) == 196
+    assert xterm256((0, 0, 0)) == 16
+    assert 232 <= xterm256((128, 128, 128)) <= 255
+
+
+class Screen:
+    """Just enough of a terminal to read back the cell colours the simulator draws."""
+
+    def __init__(self):
+        self.cells = {}
+        self.row = self.col = 1
+        self.background = None
+
+    def feed(self, text):
+        for match in re.finditer(r"\x1b\[([0-9;?]*)([A-Za-z])|([^\x1b])", text):
+            params, final, char = match.groups()
+            if char is not None:
+                if char not in "\r\n":
+                    self.cells[(self.row, self.col)] = self.background
+                    self.col += 1
+            elif final == "H":
+                parts = (params or "1;1").split(";")
+                self.row, self.col = int(parts[0] or 1), int(parts[1] if len(parts) > 1 else 1)
+            elif final == "m":
+                values = [int(v) for v in params.split(";") if v] or [0]
+                if values[:2] == [48, 2]:
+                    self.background = tuple(values[2:5])
+                elif values == [0]:
+                    self.background = None
+
+
+def spawn(*args):
+    master, slave = pty.openpty()
+    termios.tcsetattr(slave, termios.TCSANOW, termios.tcgetattr(slave))
+    env = dict(os.environ, COLORTERM="truecolor", TERM="xterm-256color")
+    env.pop("DISPLAY", None)
+    process = subprocess.Popen([sys.executable, "-m", "sim", "--terminal"] + list(args),
+                               stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env,
+                               start_new_session=True)
+    return process, master, slave
+
+
+def read_for(master, seconds):
+    out = b""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        ready, _, _ = select.select([master], [], [], 0.05)
+        if ready:
+            try:
+                out += os.read(master, 65536)
+            except OSError:
+                break
+    return out.decode("utf-8", "replace")
+
+
+def board_colours(screen):
+    """The 64 LED colours: the 16x8 block of coloured cells after the 3-column row labels."""
+    rows = sorted(set([r for (r, c), bg in screen.cells.items() if bg is not None]))
+    top = rows[0] + 1
+    left = min([c for (r, c) in screen.cells if r == top + 1]) + 3
+    return [screen.cells.get((top + y, left + 2 * x)) for y in range(8) for x in range(8)]
+
+
+def test_terminal_mode_in_a_pty_plays_and_restores_the_terminal(tmp_path):
+    record = tmp_path / "game.txt"
+    process, master, slave = spawn("--players", "human,easy", "--first", "red", "--seed", "4",
+                                   "--record", str(record))
+    before = termios.tcgetattr(slave)
+    try:
+        output = read_for(master, 4)
+        assert "\x1b[?1049h" in output and "\x1b[?25l" in output  # alternate screen, no cursor
+        screen = Screen()
+        screen.feed(output)
+        colours = board_colours(screen)
+        # The start position in true colour: d5 blue, e5 green (c6 is an unlit LED).
+        d5, e5, c6 = colours[4 * 8 + 3], colours[4 * 8 + 4], colours[5 * 8 + 2]
+        assert d5[2] > max(d5[0], d5[1]) + 40 and e5[1] > max(e5[0], e5[2]) + 40
+        assert c6 == (24, 24, 28)
+        # Enter plays the cell under the cursor; if that one is not legal (a flash), step
+        # right and try again: some cell in the row around the start is legal for red.
+        assert "1." not in record.read_text()
+        for attempt in range(8):
+            os.write(master, b"\r")
+            read_for(master, 0.6)
+            if "1. R " in record.read_text():
+                break
+            os.write(master, b"\x1b[C")
+            read_for(master, 0.3)
+        assert re.search(r"1\. R [a-h][1-8]", record.read_text())
+        os.write(master, b"q")
+        tail = read_for(master, 2)
+        assert process.wait(5) == 0
+        assert tail.endswith("\x1b[?1049l") and "\x1b[?25h" in tail
+        assert termios.tcgetattr(slave) == before
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(master)
+        os.close(slave)
+
+
+def test_terminal_is_restored_on_sigterm():
+    process, master, slave = spawn("--players", "easy,easy", "--seed", "2")
+    before = termios.tcgetattr(slave)
+    try:
+        read_for(master, 3)
+        assert termios.tcgetattr(slave) != before  # cbreak mode while running
+        process.send_signal(signal.SIGTERM)
+        tail = read_for(master, 2)
+        assert process.wait(5) == 128 + signal.SIGTERM
+        assert "\x1b[?1049l" in tail
+        assert termios.tcgetattr(slave) == before
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(master)
+        os.close(slave)

@@ -199,6 +199,8 @@ class App:
     def mode(self):
         """The current screen: "title", "menu", "attract", "play", "pause", "round_end",
         "table", "match_end", "selftest" or "error"."""
+        if self._attract:
+            return "attract"
         return MODE_NAMES[self._mode]
 
     @property
@@ -515,6 +517,7 @@ class App:
         if kind == "human":
             self._phase = INPUT
             self._clock = self.time_limit * 1000
+            self._cursor = self._nearest_legal(self._cursor)
         else:
             self._phase = THINK
             self._ai = self._ais.get(kind)
@@ -523,6 +526,24 @@ class App:
                     self._ai.start(game)
                 except Exception:  # a broken player must not stop the game
                     self._ai = None
+
+    def _nearest_legal(self, cell):
+        """``cell`` if it is legal, else the nearest legal cell (the first one on a tie)."""
+        if self._legal[cell] or not self._legal_list:
+            return cell
+        size = self._game.size
+        row, col = divmod(cell, size)
+        best = cell
+        best_distance = 99
+        for other in self._legal_list:
+            r, c = divmod(other, size)
+            dr = r - row if r > row else row - r
+            dc = c - col if c > col else col - c
+            distance = dr if dr > dc else dc
+            if distance < best_distance:
+                best = other
+                best_distance = distance
+        return best
 
     def _play_press(self, key):
         if self._phase != INPUT:
@@ -540,6 +561,7 @@ class App:
                 col = (col + 1) % size
             self._cursor = row * size + col
             self._preview = False  # moving away cancels a preview
+            self._flash = 0
         elif key == SELECT:
             if self._legal[self._cursor]:
                 self._preview = True

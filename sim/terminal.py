@@ -155,7 +155,7 @@ def render(colours, info, columns=80, rows=24, truecolour=True):
     size = info.get("size") if info else None
     offset = (WIDTH - size) // 2 if size else 0
     frame = sgr_background(FRAME, truecolour) + _foreground(LABEL, truecolour)
-    panel_width = 2 * WIDTH + 6
+    panel_width = 2 * WIDTH + 4  # "NN " labels, the LEDs, one column of frame
     left = max(1, (columns - panel_width) // 2 + 1)
     lines = []
     top = "   "

@@ -1,60 +1,504 @@
-"""Computer players (first version: greedy with a positional table; search follows)."""
+"""Computer players: four levels, from a child's opponent to a desktop search.
 
+>>> from rolit_core import Game
+>>> from rolit_core.ai import player
+>>> game = Game(players=2, first="red", seed=1)
+>>> bot = player("hard", seed=7)
+>>> cell = bot.choose(game)          # all at once ...
+>>> bot.start(game)                  # ... or in slices, so the device keeps animating
+>>> while bot.step(200) is None:     # 200 search nodes per frame
+...     pass
+
+``easy`` looks one move ahead with a lot of noise. ``medium``, ``hard`` and ``expert`` search:
+alpha-beta for two seats (also the two-colours-each variant, where a seat plays both its colours),
+Best-Reply Search for three and four players (all opponents together make one reply, then it is
+our turn again; research on Rolit found it the strongest of the alpha-beta methods). Work is
+counted in nodes (moves played on the search board), never in wall time, so a player makes the same
+move on a PC, in the browser and on a board, and a level's thinking time on a device is bounded.
+
+Calibration of the device budget (see docs/ai.md): one node costs about 0.15 ms under the
+MicroPython WebAssembly runner on the reference PC (bench/ai.py measures it). An RP2040 at 125 MHz
+running CircuitPython is taken to be 15x slower than that (published MicroPython board benchmarks
+put an RP2040 near 100x slower than desktop CPython; the runner is ~10x slower than CPython;
+CircuitPython is a little slower than MicroPython), so about 2.3 ms a node: ``hard``'s 400 nodes
+are about 1 s there, ``medium``'s 120 about 0.3 s.
+
+Memory: the search board is one copy of the game's board plus one move list per ply; device
+levels allocate nothing that grows with the budget (no tables), a few KB at most (docs/ai.md).
+"""
+
+from .board import EMPTY
 from .rng import Random
 
 LEVELS = ("easy", "medium", "hard", "expert")
 
+# Per level: node budget, deepest iteration, exact endgame when this few cells are empty (two
+# seats only), noise added to each root move's 1-ply value (easy only).
+_SETTINGS = {
+    "easy": (0, 1, 0, 0),
+    "medium": (120, 2, 0, 0),
+    "hard": (400, 8, 0, 0),
+    "expert": (12000, 30, 12, 0),
+}
+
+_INF = 1 << 29
+_MAX_PLY = 66
+
+
+def _cell_tables(size):
+    """Static weights and move-ordering ranks per cell, and the corners with their X and C cells."""
+    last = size - 1
+    weights = []
+    ranks = []
+    for cell in range(size * size):
+        r, c = divmod(cell, size)
+        edge_r = r == 0 or r == last
+        edge_c = c == 0 or c == last
+        near_r = r == 1 or r == last - 1
+        near_c = c == 1 or c == last - 1
+        if edge_r and edge_c:
+            w, rank = 40, 0          # corner: can never be taken back
+        elif (edge_r and near_c) or (edge_c and near_r):
+            w, rank = 4, 6           # C cell: next to a corner on the edge
+        elif near_r and near_c:
+            w, rank = -4, 7          # X cell: diagonal to a corner
+        elif edge_r or edge_c:
+            w, rank = 8, 1           # edge
+        elif near_r or near_c:
+            w, rank = -1, 4          # the ring that hands out edges
+        else:
+            w, rank = 1, 2
+        if size == 4 and not (edge_r and edge_c):
+            w, rank = 2, 3
+        weights.append(w)
+        ranks.append(rank)
+    corners = []
+    for corner, dr, dc in ((0, 1, 1), (last, 1, -1), (last * size, -1, 1),
+                           (last * size + last, -1, -1)):
+        r, c = divmod(corner, size)
+        x = (r + dr) * size + c + dc
+        c1 = (r + dr) * size + c
+        c2 = r * size + c + dc
+        # The two edges from this corner, for the stability walk: (step, length).
+        corners.append((corner, x, c1, c2, dr * size, dc))
+    return tuple(weights), tuple(ranks), tuple(corners)
+
+
+_TABLES = {}
+
+
+def _tables(size):
+    tables = _TABLES.get(size)
+    if tables is None:
+        tables = _TABLES[size] = _cell_tables(size)
+    return tables
+
+
+class _Search:
+    """Iterative-deepening alpha-beta (paranoid for two seats, Best-Reply Search for more) on a
+    copy of the board, run with an explicit stack so that it can stop after any node and go on
+    later."""
+
+    def __init__(self, game, budget, max_depth, exact, rng):
+        board = game.board.copy()
+        self.board = board
+        size = board.size
+        self.cells = size * size
+        self.weights, self.ranks, self.corners = _tables(size)
+        self.last = size - 1
+        self.size = size
+        root = game.turn
+        self.root = root
+        seat_of = [-1] * 5
+        nxt = [0] * 5
+        for colour in game.colours:
+            seat_of[colour] = game.seat_of(colour)
+            nxt[colour] = game.next_colour(colour)
+        self.seat_of = seat_of
+        self.nxt = nxt
+        self.root_seat = seat_of[root]
+        self.seats = game.seat_colours
+        self.mine = game.seat_colours[self.root_seat]
+        others = []
+        for seat in range(len(game.seat_colours)):
+            if seat != self.root_seat:
+                others.append(game.seat_colours[seat])
+        self.others = others
+        # Opponent colours (Best-Reply Search: they reply together).
+        self.opponents = [c for c in game.colours if seat_of[c] != self.root_seat]
+        self.brs = len(game.seat_colours) > 2
+        self.budget = budget
+        self.max_depth = max_depth
+        self.exact = exact if len(game.seat_colours) == 2 else 0
+        self.rng = rng
+        self.nodes = 0
+        # Positional sums per colour, kept up to date move by move.
+        pos = [0, 0, 0, 0, 0]
+        weights = self.weights
+        cells = board._cells
+        for cell in range(self.cells):
+            pos[cells[cell]] += weights[cell]
+        self.pos = pos
+        # The stack: one entry per ply.
+        self.moves = [None] * _MAX_PLY
+        self.index = [0] * _MAX_PLY
+        self.best = [0] * _MAX_PLY
+        self.best_move = [0] * _MAX_PLY
+        self.alpha = [0] * _MAX_PLY
+        self.beta = [0] * _MAX_PLY
+        self.is_max = [False] * _MAX_PLY
+        self.depth_left = [0] * _MAX_PLY
+        self.ply = 0
+        # Root moves, in a seeded random order among equal ranks.
+        ranks = self.ranks
+        root_moves = []
+        for cell in board.legal_moves(root):
+            root_moves.append(((ranks[cell] << 10 | rng.below(1024)) << 6 | cell) << 3 | root)
+        root_moves.sort()
+        self.root_moves = root_moves
+        self.result = root_moves[0]
+        self.result_value = -_INF
+        self.depth = 0
+        self.done = len(root_moves) == 1
+        self._next_iteration()
+
+    # -- iterations --------------------------------------------------------------------------
+
+    def _next_iteration(self):
+        empties = self.board._counts[EMPTY]
+        if self.depth >= empties or self.depth >= self.max_depth:
+            self.done = True
+            return
+        depth = self.depth + 1
+        if self.exact and empties <= self.exact and depth >= 3:
+            depth = empties
+        self.depth = depth
+        # The previous best first.
+        moves = self.root_moves
+        best = self.result
+        ordered = [best]
+        for m in moves:
+            if m != best:
+                ordered.append(m)
+        self.root_moves = ordered
+        self._push(0, ordered, True, depth, -_INF, _INF)
+
+    def _push(self, ply, moves, is_max, depth, alpha, beta):
+        self.ply = ply
+        self.moves[ply] = moves
+        self.index[ply] = 0
+        self.best[ply] = -_INF if is_max else _INF
+        self.best_move[ply] = moves[0]
+        self.alpha[ply] = alpha
+        self.beta[ply] = beta
+        self.is_max[ply] = is_max
+        self.depth_left[ply] = depth
+
+    def run(self, budget):
+        """Search for up to ``budget`` nodes. Returns True once the answer is final."""
+        while not self.done and budget > 0:
+            used = self._run(budget)
+            budget -= used
+            if self.ply < 0:
+                # The iteration finished: its best move is the answer so far.
+                self.result = self.best_move[0]
+                self.result_value = self.best[0]
+                self._next_iteration()
+            if self.nodes >= self.budget and not self.done:
+                self._stop()
+        return self.done
+
+    def _stop(self):
+        # Out of nodes. The unfinished iteration searched the previous best first, so its best
+        # move is sound once that first move is done. The search board is simply dropped.
+        if self.ply >= 0 and (self.index[0] > 1 or (self.index[0] == 1 and self.ply == 0)):
+            self.result = self.best_move[0]
+            self.result_value = self.best[0]
+        self.ply = -1
+        self.done = True
+
+    def _run(self, budget):
+        board = self.board
+        counts = board._counts
+        trail = board._trail
+        weights = self.weights
+        pos = self.pos
+        moves_at = self.moves
+        index = self.index
+        best = self.best
+        best_move = self.best_move
+        alpha = self.alpha
+        beta = self.beta
+        is_max = self.is_max
+        depth_left = self.depth_left
+        seat_of = self.seat_of
+        root_seat = self.root_seat
+        ply = self.ply
+        used = 0
+        limit = self.budget - self.nodes
+        if budget > limit:
+            budget = limit
+        while True:
+            moves = moves_at[ply]
+            i = index[ply]
+            if i >= len(moves) or alpha[ply] >= beta[ply]:
+                # This node is done: hand its value to the parent.
+                if ply == 0:
+                    ply = -1
+                    break
+                value = best[ply]
+                ply -= 1
+                self._undo()
+                m = moves_at[ply][index[ply] - 1]
+                if is_max[ply]:
+                    if value > best[ply]:
+                        best[ply] = value
+                        best_move[ply] = m
+                        if value > alpha[ply]:
+                            alpha[ply] = value
+                elif value < best[ply]:
+                    best[ply] = value
+                    best_move[ply] = m
+                    if value < beta[ply]:
+                        beta[ply] = value
+                continue
+            if used >= budget:
+                break
+            m = moves[i]
+            index[ply] = i + 1
+            colour = m & 7
+            board._play(m >> 3 & 63, colour)
+            used += 1
+            # Positional sums follow the move.
+            end = len(trail) - 1
+            marker = trail[end]
+            gain = weights[marker & 0xFF]
+            for k in range(end - (marker >> 8), end):
+                entry = trail[k]
+                w = weights[entry >> 3]
+                gain += w
+                pos[entry & 7] -= w
+            pos[colour] += gain
+            depth = depth_left[ply] - 1
+            if counts[EMPTY] == 0:
+                value = self._final()
+            elif depth <= 0:
+                value = self._evaluate()
+            else:
+                child = self._children(colour, is_max[ply])
+                self._push(ply + 1, child, seat_of[child[0] & 7] == root_seat, depth,
+                           alpha[ply], beta[ply])
+                ply += 1
+                continue
+            self._undo()
+            if is_max[ply]:
+                if value > best[ply]:
+                    best[ply] = value
+                    best_move[ply] = m
+                    if value > alpha[ply]:
+                        alpha[ply] = value
+            elif value < best[ply]:
+                best[ply] = value
+                best_move[ply] = m
+                if value < beta[ply]:
+                    beta[ply] = value
+        self.ply = ply
+        self.nodes += used
+        return used
+
+    def _undo(self):
+        board = self.board
+        trail = board._trail
+        weights = self.weights
+        pos = self.pos
+        end = len(trail) - 1
+        marker = trail[end]
+        cell = marker & 0xFF
+        colour = board._cells[cell]
+        loss = weights[cell]
+        for k in range(end - (marker >> 8), end):
+            entry = trail[k]
+            w = weights[entry >> 3]
+            loss += w
+            pos[entry & 7] += w
+        pos[colour] -= loss
+        board.undo()
+
+    def _children(self, colour, was_max):
+        """The replies after ``colour`` moved, encoded and ordered (best guesses first)."""
+        board = self.board
+        ranks = self.ranks
+        out = []
+        if self.brs:
+            movers = self.opponents if was_max else (self.root,)
+        else:
+            movers = (self.nxt[colour],)
+        for mover in movers:
+            for cell in board.legal_moves(mover):
+                out.append((ranks[cell] << 6 | cell) << 3 | mover)
+        out.sort()
+        return out
+
+    # -- evaluation ------------------------------------------------------------------------
+
+    def _final(self):
+        counts = self.board._counts
+        mine = 0
+        for colour in self.mine:
+            mine += counts[colour]
+        worst = 0
+        for seat in self.others:
+            points = 0
+            for colour in seat:
+                points += counts[colour]
+            if points > worst:
+                worst = points
+        return (mine - worst) << 8
+
+    def _evaluate(self):
+        board = self.board
+        cells = board._cells
+        counts = board._counts
+        pos = self.pos
+        empties = counts[EMPTY]
+        total = self.cells
+        # Discs count more as the board fills; position counts more early on.
+        value = [0, 0, 0, 0, 0]
+        disc = 4 + 12 * (total - empties) // total
+        for colour in (1, 2, 3, 4):
+            value[colour] = counts[colour] * disc + pos[colour]
+        size = self.size
+        for corner, x, c1, c2, step_r, step_c in self.corners:
+            owner = cells[corner]
+            if owner == EMPTY:
+                # Balls next to an empty corner hand it to someone else.
+                value[cells[x]] -= 24
+                value[cells[c1]] -= 10
+                value[cells[c2]] -= 10
+            else:
+                # Stable run along both edges from an owned corner.
+                run = 0
+                k = corner + step_r
+                for _ in range(size - 1):
+                    if cells[k] != owner:
+                        break
+                    run += 1
+                    k += step_r
+                k = corner + step_c
+                for _ in range(size - 1):
+                    if cells[k] != owner:
+                        break
+                    run += 1
+                    k += step_c
+                value[owner] += run * 6
+        mine = 0
+        for colour in self.mine:
+            mine += value[colour]
+        others = self.others
+        if len(others) == 1:
+            theirs = 0
+            for colour in others[0]:
+                theirs += value[colour]
+            return mine - theirs
+        worst = -_INF
+        total_others = 0
+        for seat in others:
+            points = 0
+            for colour in seat:
+                points += value[colour]
+            total_others += points
+            if points > worst:
+                worst = points
+        return mine - (worst + total_others // len(others)) // 2
+
 
 class Player:
+    """A computer player of one level. Deterministic for a given seed.
+
+    ``choose(game)`` returns a legal cell for ``game.turn``. The same thinking in slices:
+    ``start(game)``, then ``step(budget)`` until it returns a cell (``None`` while it is still
+    thinking); ``budget`` is a number of search nodes. ``thinking`` is True between ``start`` and
+    the answer, ``progress`` goes from 0 to 100. The game is never changed.
+    """
+
     def __init__(self, level, seed=None):
-        if level not in LEVELS:
+        if level not in _SETTINGS:
             raise ValueError("level must be one of easy, medium, hard, expert, not %r" % (level,))
         self.level = level
         self.seed = seed
         self._rng = Random(seed)
+        self.budget, self.max_depth, self.exact, _ = _SETTINGS[level]
         self.thinking = False
         self.progress = 0
-        self._game = None
+        self.nodes = 0
+        self._search = None
+        self._answer = None
 
     def choose(self, game):
+        """A legal cell for the colour to move. Raises ``ValueError`` if the game is over."""
         self.start(game)
         cell = None
         while cell is None:
-            cell = self.step(1000)
+            cell = self.step(4096)
         return cell
 
     def start(self, game):
-        self._game = game
-        self.thinking = True
-        self.progress = 0
-
-    def step(self, budget):
-        game = self._game
-        if game is None:
-            raise ValueError("call start(game) before step()")
+        """Begin thinking about ``game`` (its board is copied; the game is left alone)."""
         moves = game.legal_moves()
         if not moves:
-            raise ValueError("the game is over")
-        board = game.board
-        size = board.size
-        last = size - 1
-        best = None
-        best_score = -1000000
-        for cell in moves:
-            r, c = divmod(cell, size)
-            score = len(board.flips(cell, game.turn)) * 4
-            if (r == 0 or r == last) and (c == 0 or c == last):
-                score += 40
-            elif r == 0 or r == last or c == 0 or c == last:
-                score += 6
-            score += self._rng.below(8 if self.level == "easy" else 2)
-            if score > best_score:
-                best = cell
-                best_score = score
+            raise ValueError("the game is over: there is no move to choose")
+        self.thinking = True
+        self.progress = 0
+        self.nodes = 0
+        self._search = None
+        self._answer = None
+        if self.level == "easy":
+            self._answer = _easy_move(game, moves, self._rng)
+        elif len(moves) == 1:
+            self._answer = moves[0]
+        else:
+            self._search = _Search(game, self.budget, self.max_depth, self.exact, self._rng)
+
+    def step(self, budget=200):
+        """Think for up to ``budget`` nodes. Returns the chosen cell, or ``None`` while thinking."""
+        search = self._search
+        if search is not None:
+            if search.run(budget if budget > 0 else 1):
+                self._answer = search.result >> 3 & 63
+                self._search = None
+            else:
+                self.nodes = search.nodes
+                self.progress = search.nodes * 100 // search.budget
+                return None
+            self.nodes = search.nodes
+        elif self._answer is None:
+            raise ValueError("call start(game) before step()")
+        cell = self._answer
         self.thinking = False
         self.progress = 100
-        self._game = None
-        return best
+        return cell
+
+
+def _easy_move(game, moves, rng):
+    """One move ahead, with a lot of chance: balls won, corners liked, often a random move."""
+    if rng.below(4) == 0:
+        return rng.choice(moves)
+    board = game.board
+    colour = game.turn
+    weights, _, corners = _tables(board.size)
+    best = moves[0]
+    best_score = -_INF
+    for cell in moves:
+        score = len(board.flips(cell, colour)) * 3 + weights[cell] // 4 + rng.below(12)
+        for corner, x, c1, c2, _, _ in corners:
+            if cell == corner:
+                score += 6 if rng.below(2) else 0
+            elif board[corner] == EMPTY and (cell == x or cell == c1 or cell == c2):
+                score -= 3
+        if score > best_score:
+            best = cell
+            best_score = score
+    return best
 
 
 def player(level, seed=None):

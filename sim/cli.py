@@ -78,6 +78,8 @@ def parser():
     view.add_argument("--window-size", metavar="WxH", help="initial window size, e.g. 1200x800")
     view.add_argument("--colours", choices=("auto", "24bit", "256"), default="auto",
                       help="terminal colours (default: 24-bit unless the terminal lacks it)")
+    view.add_argument("--sound", type=int, nargs="?", const=50, metavar="VOLUME",
+                      help="play the buzzer's cues on the speaker (volume 1-100, default 50)")
     return p
 
 
@@ -255,7 +257,7 @@ def headless(args, app, device, recorder, frame_ms=20, limit_ms=4 * 3600 * 1000)
 
 
 def run(args):
-    from . import window as window_module
+    from .device import describe
 
     mode = "headless" if args.headless else "terminal" if args.terminal else "window"
     if mode == "window" and not args.window and not display_available():
@@ -266,9 +268,12 @@ def run(args):
         raise SystemExit("--headless plays computers only: --players like hard,medium")
     app, device = build(args)
     recorder = Recorder(args.record) if args.record else None
-    seat_names = None
-    if args.players:
-        seat_names = list(args.players)
+    seat_names = list(args.players) if args.players else None
+    if args.sound and mode != "headless":
+        from .sound import speaker
+        device.speaker = speaker(args.sound)
+        if device.speaker is None:
+            print("No sound device: playing without sound.", file=sys.stderr)
 
     def on_frame():
         if recorder is not None:
@@ -278,7 +283,9 @@ def run(args):
     if mode == "headless":
         status = headless(args, app, device, recorder)
     elif mode == "window":
+        win = None
         try:
+            from . import window as window_module
             size = None
             if args.window_size:
                 width, _, height = args.window_size.lower().partition("x")
@@ -286,13 +293,13 @@ def run(args):
             win = window_module.Window(device, size=size, labels=not args.no_labels,
                                        fullscreen=args.fullscreen, seat_names=seat_names,
                                        fps=args.fps)
-        except (window_module.pygame.error, ValueError) as error:
+        except Exception as error:  # no SDL, no video device, bad size: fall back
             if args.window:
                 raise SystemExit("cannot open a window: %s" % error)
             print("Cannot open a window (%s): starting the terminal mode." % error,
                   file=sys.stderr)
             mode = "terminal"
-        else:
+        if win is not None:
             try:
                 win.run(on_frame)
             finally:
@@ -300,16 +307,18 @@ def run(args):
     if mode == "terminal":
         from . import terminal
         truecolour = None if args.colours == "auto" else args.colours == "24bit"
-        terminal.run(device, lambda app_: window_module.describe(app_, seat_names), fps=args.fps,
+        terminal.run(device, lambda app_: describe(app_, seat_names), fps=args.fps,
                      truecolour=truecolour, on_frame=on_frame)
+    if device.speaker is not None:
+        device.speaker.close()
     if recorder is not None:
         recorder.update(app)
     if args.screenshot:
+        from .window import screenshot
         game = getattr(app, "game", None)
         if game is not None:
             device.show(position_frame(game))
-        window_module.screenshot(device.colours, window_module.describe(app, seat_names),
-                                 args.screenshot)
+        screenshot(device.colours, describe(app, seat_names), args.screenshot)
         print("screenshot: %s" % args.screenshot)
     return status
 

@@ -56,11 +56,14 @@ class Device:
         self.frame = None  # the App's last frame, as a tuple
         self.colours = [(0, 0, 0)] * (WIDTH * HEIGHT)  # screen colour of each LED
         self.updates = 0
+        self.speaker = None  # a sim.sound.Speaker for the App's cues, if sound is on
 
     def update(self, now_ms, events=()):
         """Run the App for one frame; True when the panel changed (the picture needs drawing)."""
         frame = tuple(self.app.update(now_ms, list(events)))
         self.updates += 1
+        if self.speaker is not None:
+            self.speaker.play(self.app.cues, now_ms)
         if frame == self.frame:
             return False
         self.show(frame)
@@ -71,3 +74,53 @@ class Device:
         self.frame = tuple(frame)
         self.matrix.show(self.frame)
         self.colours = self.panel.display_colours()
+
+
+NAMES = ("", "Red", "Yellow", "Green", "Blue")
+MODE_TITLES = {"title": "Starting", "menu": "Menu: up/down page, left/right change",
+               "attract": "Demo: press any key", "selftest": "Self-test",
+               "error": "Saved data was damaged: starting fresh"}
+
+
+def describe(app, seat_names=None):
+    """The information shown beside the panel: seats with points, whose turn, the move list."""
+    game = getattr(app, "game", None)
+    info = {"title": "Rolit"}
+    mode = getattr(app, "mode", "")
+    if game is None:
+        info["status"] = (MODE_TITLES.get(mode, "Menu"),)
+        return info
+    info["size"] = game.size
+    scores = game.scores()
+    seats = []
+    kinds = getattr(app, "kinds", ())
+    for seat in range(len(game.seat_colours)):
+        colours = game.seat_colours[seat]
+        label = "+".join([NAMES[c] for c in colours])
+        if seat_names and seat < len(seat_names):
+            label += " (%s)" % seat_names[seat]
+        elif seat < len(kinds):
+            label += " (%s)" % kinds[seat]
+        seats.append((colours, label, scores[seat], not game.over and game.turn in colours))
+    info["seats"] = seats
+    letters = " RYGB"
+    info["moves"] = ["%s %s" % (letters[colour], game.board.cell_name(cell))
+                     for cell, colour in game.board.moves]
+    if game.over:
+        winners = game.winners()
+        if not winners:
+            status = "Round over: a tie for no one"
+        elif len(winners) == 1:
+            status = "Round over: %s wins" % seats[winners[0]][1]
+        else:
+            status = "Round over: shared win"
+        info["status"] = (status,)
+    else:
+        info["status"] = ("Board %dx%d, move %d" % (game.size, game.size,
+                                                     len(game.board.moves) + 1),)
+    if mode == "pause":
+        info["status"] = ("Paused: up/down choose, select confirms",) + info["status"]
+    match = getattr(app, "match", None)
+    if match is not None and match.rounds > 1:
+        info["status"] = info["status"] + ("Round %d of %d" % (match.round, match.rounds),)
+    return info

@@ -10,7 +10,10 @@ came for a while: ``tap_ms`` (120 ms) after a single press of a direction or SEL
 Enter places at once; ``hold_ms`` (700 ms) for BACK, longer than the App's 600 ms hold, so Esc
 during play opens the pause menu; ``repeat_gap_ms`` (150 ms) once the terminal's auto-repeat runs.
 So a held arrow key moves at the device's pace (the App repeats held keys), not the terminal's.
-Holding SELECT to preview the captures needs a real release: use the window for that.
+Holding SELECT to preview the captures needs a real release. Terminals that speak the kitty
+keyboard protocol (kitty, foot, WezTerm, Ghostty, recent iTerm2...) send one: the simulator asks
+at start (``CSI ? u``), and if the terminal answers it switches the protocol on and uses the
+exact presses and releases, so holding works as on the device; it is switched off on exit.
 
 The terminal is put in cbreak mode on an alternate screen with the cursor hidden, and restored in
 every case: normal exit, ``q``, an exception, Ctrl-C, SIGTERM, SIGHUP. Ctrl-Z restores it while
@@ -18,6 +21,7 @@ suspended and takes it back on ``fg``.
 """
 
 import os
+import re
 import select
 import signal
 import sys
@@ -40,11 +44,26 @@ _PLAIN_KEYS = {
     "\r": SELECT, "\n": SELECT, " ": SELECT, "\x7f": BACK, "\x08": BACK,
     "q": QUIT, "Q": QUIT, "\x03": QUIT,
 }
+SUSPEND = "suspend"
+# Kitty keyboard protocol: key codes (Unicode) in ``CSI code ; mods:event u``.
+_KITTY_CODES = {13: SELECT, 32: SELECT, 27: BACK, 127: BACK, 8: BACK, 57414: SELECT,
+                119: UP, 115: DOWN, 97: LEFT, 100: RIGHT, 113: QUIT}
+_KITTY_EVENTS = {"1": "press", "2": "repeat", "3": "release"}
+KITTY_QUERY = "\x1b[?u\x1b[c"   # flags query, then primary device attributes (all answer)
+KITTY_PUSH = "\x1b[>11u"         # disambiguate + event types + all keys as escape codes
+KITTY_POP = "\x1b[<u"
+_KITTY_FLAGS = re.compile("\x1b\\[\\?\\d+u")
+_DEVICE_ATTRIBUTES = re.compile("\x1b\\[\\?[\\d;]*c")
 
 
 def decode(text):
-    """Split terminal input into game keys (and ``QUIT``); returns (keys, rest), where ``rest``
-    is an unfinished escape sequence to prepend to the next read."""
+    """Split terminal input into ``(key, kind)`` pairs; returns (pairs, rest), where ``rest`` is
+    an unfinished escape sequence to prepend to the next read.
+
+    ``key`` is a game key, ``QUIT`` or ``SUSPEND``. ``kind`` is None for ordinary terminal input
+    (a press, or the terminal's auto-repeat of it) and "press", "repeat" or "release" from a
+    terminal speaking the kitty keyboard protocol.
+    """
     keys = []
     i = 0
     n = len(text)
@@ -60,23 +79,50 @@ def decode(text):
                     j += 1
                 if j >= n:
                     return keys, text[i:]
-                key = _CSI_KEYS.get(text[j])
-                if key is not None:
-                    keys.append(key)
+                _csi(text[i + 2:j], text[j], keys)
                 i = j + 1
                 continue
-            keys.append(BACK)  # ESC followed by something else: ESC was pressed on its own
+            keys.append((BACK, None))  # ESC followed by something else: ESC on its own
             i += 1
             continue
         key = _PLAIN_KEYS.get(char)
         if key is not None:
-            keys.append(key)
+            keys.append((key, None))
         i += 1
     return keys, ""
 
 
+def _csi(params, final, keys):
+    if params[:1] in ("?", ">", "<", "="):
+        return  # a reply to a query (device attributes, keyboard flags): not a key
+    fields = params.split(";")
+    kind = None
+    mods = 0
+    if len(fields) > 1:
+        sub = fields[1].split(":")
+        if sub[0].isdigit():
+            mods = int(sub[0]) - 1
+        if len(sub) > 1:
+            kind = _KITTY_EVENTS.get(sub[1])
+    if final in _CSI_KEYS:
+        keys.append((_CSI_KEYS[final], kind))
+    elif final == "u":
+        code = fields[0].split(":")[0]
+        if not code.isdigit():
+            return
+        code = int(code)
+        kind = kind or "press"
+        if mods & 4 and code in (99, 122):  # Ctrl-C, Ctrl-Z
+            if kind == "press":
+                keys.append((QUIT if code == 99 else SUSPEND, kind))
+            return
+        if code in _KITTY_CODES and not mods & 4:
+            keys.append((_KITTY_CODES[code], kind))
+
+
 class TermKeys:
-    """Presses from a terminal, turned into press and emulated release events."""
+    """Terminal keys turned into ``(key, pressed)`` events: exact with the kitty protocol,
+    otherwise with emulated releases (see the module's docstring)."""
 
     def __init__(self, tap_ms=120, hold_ms=700, repeat_gap_ms=150):
         self.tap_ms = tap_ms
@@ -85,9 +131,19 @@ class TermKeys:
         self.held = None
         self.last = 0
         self.repeating = False
+        self.down = []  # keys down by the kitty protocol's own press/release
         self.events = []
 
-    def key(self, key, now_ms):
+    def key(self, key, now_ms, kind=None):
+        if kind is not None:
+            self.release()
+            if kind == "press" and key not in self.down:
+                self.down.append(key)
+                self.events.append((key, True))
+            elif kind == "release" and key in self.down:
+                self.down.remove(key)
+                self.events.append((key, False))
+            return  # "repeat": the App repeats held keys itself
         if key == self.held:
             self.last = now_ms
             self.repeating = True
@@ -102,6 +158,12 @@ class TermKeys:
         if self.held is not None:
             self.events.append((self.held, False))
             self.held = None
+
+    def release_all(self):
+        self.release()
+        for key in self.down:
+            self.events.append((key, False))
+        self.down = []
 
     def take(self, now_ms):
         held = self.held
@@ -233,11 +295,14 @@ class TerminalMode:
         self.out = out
         self.saved = None
         self.resized = True
+        self.kitty = False  # the terminal reports key releases (kitty keyboard protocol)
+        self.early = ""     # input that arrived while probing the terminal
         self._old_handlers = {}
 
     def __enter__(self):
         self.saved = self.termios.tcgetattr(self.fd)
         self._raw()
+        self.probe()
         for number in (signal.SIGTERM, signal.SIGHUP):
             self._old_handlers[number] = signal.signal(number, self._exit)
         self._old_handlers[signal.SIGTSTP] = signal.signal(signal.SIGTSTP, self._suspend)
@@ -261,8 +326,34 @@ class TerminalMode:
         self.write(self.ENTER)
         self.resized = True
 
+    def probe(self, timeout=0.5):
+        """Ask whether the terminal speaks the kitty keyboard protocol (then it reports key
+        releases, and holding keys works exactly as on the device) and switch it on if so.
+        Terminals that do not know the query just answer the device-attributes request."""
+        self.write(KITTY_QUERY)
+        reply = ""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            ready, _, _ = select.select([self.fd], [], [], max(0.0, end - time.monotonic()))
+            if not ready:
+                break
+            data = os.read(self.fd, 1024)
+            if not data:
+                break
+            reply += data.decode("utf-8", "replace")
+            if _DEVICE_ATTRIBUTES.search(reply):
+                break  # the last answer: nothing more to wait for
+        if _KITTY_FLAGS.search(reply):
+            self.kitty = True
+            self.write(KITTY_PUSH)
+        # Keep what the player typed meanwhile; drop the replies.
+        reply = _KITTY_FLAGS.sub("", _DEVICE_ATTRIBUTES.sub("", reply))
+        self.early = reply
+
     def restore(self):
         if self.saved is not None:
+            if self.kitty:
+                self.write(KITTY_POP)
             self.write(self.LEAVE)
             self.termios.tcsetattr(self.fd, self.termios.TCSADRAIN, self.saved)
 
@@ -283,6 +374,8 @@ class TerminalMode:
         # Continued (fg): take the terminal back.
         signal.signal(signal.SIGTSTP, self._suspend)
         self._raw()
+        if self.kitty:
+            self.write(KITTY_PUSH)
 
     def _resize(self, number, frame):
         self.resized = True
@@ -304,6 +397,7 @@ def run(device, describe, fps=60, truecolour=None, stdin=None, stdout=None, on_f
     pending = ""
     with TerminalMode(fd, stdout) as mode:
         next_frame = 0.0
+        pending = mode.early
         while True:
             now = (time.monotonic() - start) * 1000
             wait = max(0.0, (next_frame - now) / 1000)
@@ -311,19 +405,27 @@ def run(device, describe, fps=60, truecolour=None, stdin=None, stdout=None, on_f
                 wait = min(wait, 0.03)
             ready, _, _ = select.select([fd], [], [], wait)
             now_ms = int((time.monotonic() - start) * 1000)
+            text = None
             if ready:
                 data = os.read(fd, 1024)
                 if not data:
                     break  # the terminal hung up
                 text = pending + data.decode("utf-8", "replace")
-                found, pending = decode(text)
-                for key in found:
-                    if key == QUIT:
-                        return
-                    keys.key(key, now_ms)
+            elif pending and pending != "\x1b":
+                text, pending = pending, ""  # left over from the probe
             elif pending == "\x1b":
                 pending = ""  # nothing followed the ESC: it was the Esc key
                 keys.key(BACK, now_ms)
+            if text is not None:
+                found, pending = decode(text)
+                for key, kind in found:
+                    if key == QUIT:
+                        return
+                    if key == SUSPEND:
+                        keys.release_all()
+                        os.kill(os.getpid(), signal.SIGTSTP)
+                        continue
+                    keys.key(key, now_ms, kind)
             if now_ms < next_frame:
                 continue
             next_frame += period

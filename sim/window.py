@@ -18,7 +18,7 @@ import pygame  # noqa: E402
 
 from rolit_core.app import BACK, DOWN, LEFT, RIGHT, SELECT, UP  # noqa: E402
 
-from .device import HEIGHT, WIDTH  # noqa: E402
+from .device import HEIGHT, WIDTH, describe  # noqa: E402
 
 BACKGROUND = (16, 17, 21)
 CASE = (40, 42, 50)
@@ -49,7 +49,6 @@ HELP = (
     ("L  F11  Ctrl+Q", "labels, full screen, quit"),
 )
 COLUMNS = "abcdefgh"
-NAMES = ("", "Red", "Yellow", "Green", "Blue")
 
 
 class Keys:
@@ -329,47 +328,6 @@ def _glow_sprite(radius):
         level = int(150 * fall * fall)
         pygame.draw.circle(sprite, (level, level, level), (radius, radius), r)
     return sprite
-
-
-def describe(app, seat_names=None):
-    """The information shown beside the panel: seats with points, whose turn, the move list."""
-    game = getattr(app, "game", None)
-    info = {"title": "Rolit"}
-    if game is None:
-        info["status"] = ("Menu",)
-        return info
-    info["size"] = game.size
-    scores = game.scores()
-    seats = []
-    kinds = getattr(app, "kinds", ())
-    for seat in range(len(game.seat_colours)):
-        colours = game.seat_colours[seat]
-        label = "+".join([NAMES[c] for c in colours])
-        if seat_names and seat < len(seat_names):
-            label += " (%s)" % seat_names[seat]
-        elif seat < len(kinds):
-            label += " (%s)" % kinds[seat]
-        seats.append((colours, label, scores[seat], not game.over and game.turn in colours))
-    info["seats"] = seats
-    letters = " RYGB"
-    info["moves"] = ["%s %s" % (letters[colour], game.board.cell_name(cell))
-                     for cell, colour in game.board.moves]
-    if game.over:
-        winners = game.winners()
-        if not winners:
-            status = "Round over: a tie for no one"
-        elif len(winners) == 1:
-            status = "Round over: %s wins" % seats[winners[0]][1]
-        else:
-            status = "Round over: shared win"
-        info["status"] = (status,)
-    else:
-        info["status"] = ("Board %dx%d, move %d" % (game.size, game.size,
-                                                     len(game.board.moves) + 1),)
-    match = getattr(app, "match", None)
-    if match is not None and match.rounds > 1:
-        info["status"] = info["status"] + ("Round %d of %d" % (match.round, match.rounds),)
-    return info
 
 
 class Window:

@@ -16,14 +16,31 @@ from sim.terminal import QUIT, TermKeys, decode, xterm256
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def keys_of(text):
+    pairs, rest = decode(text)
+    assert all(kind is None for _, kind in pairs)
+    return [key for key, _ in pairs], rest
+
+
 def test_decode_keys_and_partial_sequences():
-    keys, rest = decode("\x1b[A\x1bOBwasd \r\x7fq")
+    keys, rest = keys_of("\x1b[A\x1bOBwasd \r\x7fq")
     assert keys == [UP, DOWN, UP, LEFT, DOWN, RIGHT, SELECT, SELECT, BACK, QUIT]
     assert rest == ""
-    assert decode("\x1b[") == ([], "\x1b[")       # wait for the rest of the sequence
-    assert decode("\x1b") == ([], "\x1b")         # a lone ESC: decided by a short timeout
-    assert decode("\x1b\x1b[C") == ([BACK, RIGHT], "")
-    assert decode("\x1b[1;5D") == ([LEFT], "")    # Ctrl+arrow still moves
+    assert keys_of("\x1b[") == ([], "\x1b[")       # wait for the rest of the sequence
+    assert keys_of("\x1b") == ([], "\x1b")         # a lone ESC: decided by a short timeout
+    assert keys_of("\x1b\x1b[C") == ([BACK, RIGHT], "")
+    assert keys_of("\x1b[1;5D") == ([LEFT], "")    # Ctrl+arrow still moves
+    assert keys_of("\x1b[?62;22c\x1b[?0u") == ([], "")  # replies to queries are not keys
+
+
+def test_decode_kitty_protocol_events():
+    pairs, rest = decode("\x1b[13u\x1b[13;1:2u\x1b[13;1:3u\x1b[1;1:3A\x1b[119u\x1b[99;5u")
+    assert pairs == [(SELECT, "press"), (SELECT, "repeat"), (SELECT, "release"),
+                     (UP, "release"), (UP, "press"), (QUIT, "press")]
+    keys = TermKeys()
+    for key, kind in pairs[:3]:
+        keys.key(key, 0, kind)
+    assert keys.take(5000) == [(SELECT, True), (SELECT, False)]  # exact, no emulated release
 
 
 def test_emulated_release():
@@ -38,7 +55,7 @@ def test_emulated_release():
         keys.key(DOWN, t)
         assert keys.take(t) == []
     assert keys.take(1700) == [(DOWN, False)]
-    keys.key(BACK, 2000)
+    keys.key(BACK, 2000)  # legacy input: BACK held past the App's 600 ms
     assert keys.take(2600) == [(BACK, True)]       # BACK stays down past the App's 600 ms hold
     keys.key(SELECT, 2650)                         # another key: pressed first, then BACK up
     assert keys.take(2650) == [(SELECT, True), (BACK, False)]
@@ -157,6 +174,45 @@ def test_terminal_is_restored_on_sigterm():
         assert process.wait(5) == 128 + signal.SIGTERM
         assert "\x1b[?1049l" in tail
         assert termios.tcgetattr(slave) == before
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(master)
+        os.close(slave)
+
+
+def test_kitty_terminal_gets_exact_holds(tmp_path):
+    """A terminal that answers the keyboard-flags query gets the protocol switched on; then a
+    held Enter previews (nothing played) until its release arrives, as on the device."""
+    record = tmp_path / "game.txt"
+    process, master, slave = spawn("--players", "human,easy", "--first", "red", "--seed", "4",
+                                   "--record", str(record))
+    try:
+        output = ""
+        end = time.monotonic() + 5
+        while "\x1b[?u" not in output and time.monotonic() < end:
+            output += read_for(master, 0.1)
+        assert "\x1b[?u" in output
+        os.write(master, b"\x1b[?0u\x1b[?62;22c")  # kitty flags 0, then device attributes
+        output = read_for(master, 2)
+        assert "\x1b[>11u" in output
+        played = False
+        for attempt in range(8):
+            os.write(master, b"\x1b[13u")           # Enter down...
+            read_for(master, 1.0)
+            assert "1. R" not in record.read_text()  # ...held for a second: only a preview
+            os.write(master, b"\x1b[13;1:3u")       # Enter up: placed (if the cell is legal)
+            read_for(master, 0.6)
+            if "1. R " in record.read_text():
+                played = True
+                break
+            os.write(master, b"\x1b[C\x1b[1;1:3C")  # right, press and release
+            read_for(master, 0.3)
+        assert played
+        os.write(master, b"\x1b[113u")  # q
+        tail = read_for(master, 2)
+        assert process.wait(5) == 0
+        assert "\x1b[<u" in tail  # protocol switched off again
     finally:
         if process.poll() is None:
             process.kill()

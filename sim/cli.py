@@ -318,7 +318,10 @@ def run(args):
         game = getattr(app, "game", None)
         if game is not None:
             device.show(position_frame(game))
-        screenshot(device.colours, describe(app, seat_names), args.screenshot)
+        info = describe(app, seat_names)
+        if game is not None:
+            info["size"] = game.size  # the picture is the final position: label it
+        screenshot(device.colours, info, args.screenshot)
         print("screenshot: %s" % args.screenshot)
     return status
 

@@ -175,3 +175,16 @@ def test_renderer_scales_to_any_size(size):
         assert renderer.led_at(centre) == (x, y)
         want = tuple([min(255, UNLIT[c] + colours[index][c]) for c in range(3)])
         assert tuple(surface.get_at(centre))[:3] == want
+
+
+def test_side_panel_follows_the_menu():
+    from rolit_core.app import DOWN, RIGHT
+    from sim.device import describe
+    app = App(seed=1)
+    app.update(0, [])
+    app.update(3000, [])  # past the title
+    assert app.mode == "menu"
+    assert describe(app)["status"][0] == "Menu: start the game (select)"
+    app.update(3020, [(DOWN, True), (DOWN, False)])
+    app.update(3040, [(RIGHT, True), (RIGHT, False)])
+    assert describe(app)["status"][0] == "Menu: players 3"

@@ -181,8 +181,8 @@ def test_side_panel_follows_the_menu():
     from rolit_core.app import DOWN, RIGHT
     from sim.device import describe
     app = App(seed=1)
-    app.update(0, [])
-    app.update(3000, [])  # past the title
+    for now in range(0, 3000, 20):  # past the title
+        app.update(now, [])
     assert app.mode == "menu"
     assert describe(app)["status"][0] == "Menu: start the game (select)"
     app.update(3020, [(DOWN, True), (DOWN, False)])

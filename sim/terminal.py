@@ -37,6 +37,8 @@ FRAME = (40, 42, 50)
 LABEL = (150, 154, 168)
 COLUMNS = "abcdefgh"
 QUIT = "quit"
+MIN_COLUMNS = 22  # the framed panel
+MIN_ROWS = 10
 
 _CSI_KEYS = {"A": UP, "B": DOWN, "C": RIGHT, "D": LEFT}
 _PLAIN_KEYS = {
@@ -214,6 +216,8 @@ def xterm256(colour):
 def render(colours, info, columns=80, rows=24, truecolour=True):
     """The whole screen as one string: the framed panel, labels, a status line and key help."""
     reset = "\x1b[0m"
+    if columns < MIN_COLUMNS or rows < MIN_ROWS:
+        return "\x1b[H\x1b[2J" + "Make the terminal at least %dx%d" % (MIN_COLUMNS, MIN_ROWS)
     size = info.get("size") if info else None
     offset = (WIDTH - size) // 2 if size else 0
     frame = sgr_background(FRAME, truecolour) + _foreground(LABEL, truecolour)

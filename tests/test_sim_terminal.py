@@ -218,3 +218,15 @@ def test_kitty_terminal_gets_exact_holds(tmp_path):
             process.kill()
         os.close(master)
         os.close(slave)
+
+
+def test_render_in_true_colour_and_256_colours_and_small_terminals():
+    from sim.terminal import render
+    colours = [(0, 0, 0)] * 64
+    colours[9] = (255, 0, 0)
+    screen = Screen()
+    screen.feed(render(colours, {"size": 8, "status": ("hello",)}, 80, 24, True))
+    assert board_colours(screen)[9] == (255, 0, 0)
+    assert board_colours(screen)[0] == (24, 24, 28)
+    assert "\x1b[48;5;196m" in render(colours, {}, 80, 24, False)
+    assert "at least" in render(colours, {}, 15, 24, True)

@@ -162,7 +162,7 @@ class Board:
 
     def copy(self):
         """An independent board in the same position, with the same undo history."""
-        other = Board.__new__(Board)
+        other = object.__new__(Board)  # MicroPython has no Board.__new__
         other.size = self.size
         other._geo = self._geo
         other._cells = bytearray(self._cells)

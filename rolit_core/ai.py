@@ -37,7 +37,7 @@ LEVELS = ("easy", "medium", "hard", "expert")
 _SETTINGS = {
     "easy": (0, 1, 0, 0),
     "medium": (120, 2, 0, 0),
-    "hard": (400, 8, 0, 0),
+    "hard": (300, 8, 0, 0),
     "expert": (12000, 30, 12, 0),
 }
 
@@ -267,8 +267,24 @@ class _Search:
             m = moves[i]
             index[ply] = i + 1
             colour = m & 7
-            board._play(m >> 3 & 63, colour)
             used += 1
+            depth = depth_left[ply] - 1
+            if depth <= 0:
+                # A leaf: value it without making the move on the board.
+                value = self._leaf(m >> 3 & 63, colour)
+                if is_max[ply]:
+                    if value > best[ply]:
+                        best[ply] = value
+                        best_move[ply] = m
+                        if value > alpha[ply]:
+                            alpha[ply] = value
+                elif value < best[ply]:
+                    best[ply] = value
+                    best_move[ply] = m
+                    if value < beta[ply]:
+                        beta[ply] = value
+                continue
+            board._play(m >> 3 & 63, colour)
             # Positional sums follow the move.
             end = len(trail) - 1
             marker = trail[end]
@@ -279,11 +295,8 @@ class _Search:
                 gain += w
                 pos[entry & 7] -= w
             pos[colour] += gain
-            depth = depth_left[ply] - 1
             if counts[EMPTY] == 0:
                 value = self._final()
-            elif depth <= 0:
-                value = self._evaluate()
             else:
                 child = self._children(colour, is_max[ply])
                 self._push(ply + 1, child, seat_of[child[0] & 7] == root_seat, depth,
@@ -323,6 +336,45 @@ class _Search:
             pos[entry & 7] += w
         pos[colour] -= loss
         board.undo()
+
+    def _leaf(self, cell, colour):
+        # Put the ball and turn the balls in place (cells, counts and positional sums only),
+        # value the position, and put everything back.
+        board = self.board
+        cells = board._cells
+        counts = board._counts
+        pos = self.pos
+        weights = self.weights
+        turned = board._turned(cell, colour)
+        gain = weights[cell]
+        for k in range(len(turned)):
+            other = turned[k]
+            old = cells[other]
+            w = weights[other]
+            pos[old] -= w
+            counts[old] -= 1
+            gain += w
+            cells[other] = colour
+            turned[k] = other << 3 | old
+        pos[colour] += gain
+        counts[colour] += len(turned) + 1
+        counts[EMPTY] -= 1
+        cells[cell] = colour
+        if counts[EMPTY] == 0:
+            value = self._final()
+        else:
+            value = self._evaluate()
+        cells[cell] = EMPTY
+        counts[EMPTY] += 1
+        counts[colour] -= len(turned) + 1
+        pos[colour] -= gain
+        for entry in turned:
+            other = entry >> 3
+            old = entry & 7
+            cells[other] = old
+            counts[old] += 1
+            pos[old] += weights[other]
+        return value
 
     def _children(self, colour, was_max):
         """The replies after ``colour`` moved, encoded and ordered (best guesses first)."""

@@ -1,0 +1,206 @@
+"""Play many games between computer players and print who is stronger.
+
+    python -m sim.arena --players medium,easy --games 200 --size 8 [--seed S] [--jobs 2]
+    python -m sim.arena --players hard,medium,medium,medium --games 200
+    python -m sim.arena --players examples.greedy_bot:choose,easy --games 100
+
+A player is a level name (easy, medium, hard, expert) or ``module:function``, a function that
+takes a ``rolit_core.Game`` and returns a cell (an int or a name like ``"c3"``). Seats and the
+first colour rotate from game to game so that nobody keeps an advantage. Score: a win is 1, a
+round shared by k tied winners is 1/k each; the table gives the score with a 95% confidence
+interval, mean points, and mean and worst thinking time per move.
+"""
+
+import argparse
+import importlib
+import math
+import sys
+import time
+
+from rolit_core import Game, IllegalMove
+from rolit_core.ai import LEVELS, player as level_player
+
+BAR = 30
+
+
+class SpecError(ValueError):
+    """A player given on the command line that cannot be loaded."""
+
+
+def load(spec, seed):
+    """A function ``game -> cell`` for a player spec (a level or ``module:function``)."""
+    spec = spec.strip()
+    if spec in LEVELS:
+        return level_player(spec, seed).choose
+    if ":" not in spec:
+        raise SpecError("%r is neither a level (%s) nor module:function" % (spec, ", ".join(LEVELS)))
+    module_name, _, name = spec.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise SpecError("cannot import %s: %s" % (module_name, error))
+    function = getattr(module, name, None)
+    if not callable(function):
+        raise SpecError("%s has no function %r" % (module_name, name))
+    return function
+
+
+def seating(game_index, count, colours):
+    """Which player sits in each seat, and the first colour, for game ``game_index``:
+    every player gets every seat, and within that every colour starts in turn."""
+    shift = game_index % count
+    order = [(seat + shift) % count for seat in range(count)]
+    first = colours[(game_index // count) % len(colours)]
+    return order, first
+
+
+def play_game(task):
+    """Play one game. Returns (order, scores, winners, per-player [moves, seconds, worst, illegal])."""
+    index, specs, size, teams, tie, seed = task
+    count = len(specs)
+    probe = Game(count, size, first="red", teams=teams, tie=tie)
+    order, first = seating(index, count, probe.colours)
+    game = Game(count, size, first=first, teams=teams, tie=tie)
+    # Seat s is played by player order[s].
+    bots = [load(specs[order[seat]], seed * 100003 + index * 8 + seat) for seat in range(count)]
+    stats = [[0, 0.0, 0.0, 0] for _ in specs]
+    while not game.over:
+        seat = game.seat_of(game.turn)
+        who = order[seat]
+        started = time.perf_counter()
+        try:
+            cell = bots[seat](game)
+            error = None
+        except Exception as problem:  # a student bot must not stop the arena
+            cell = None
+            error = problem
+        spent = time.perf_counter() - started
+        stat = stats[who]
+        stat[0] += 1
+        stat[1] += spent
+        if spent > stat[2]:
+            stat[2] = spent
+        try:
+            if error is not None:
+                raise IllegalMove(str(error))
+            game.play(cell)
+        except (IllegalMove, ValueError, TypeError):
+            # An illegal answer forfeits the move: the first legal cell is played instead.
+            stat[3] += 1
+            game.play(game.legal_moves()[0])
+    return order, game.scores(), game.winners(), stats
+
+
+def interval(scores):
+    """Mean of per-game scores and its 95% confidence half-width (normal approximation)."""
+    n = len(scores)
+    mean = sum(scores) / n
+    if n < 2:
+        return mean, 0.0
+    var = sum((s - mean) ** 2 for s in scores) / (n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+def progress(done, total, started, out):
+    filled = BAR * done // total
+    elapsed = time.time() - started
+    eta = elapsed / done * (total - done) if done else 0
+    out.write("\r[%s%s] %d/%d games  %.0fs elapsed, ~%.0fs left " %
+              ("#" * filled, "." * (BAR - filled), done, total, elapsed, eta))
+    out.flush()
+
+
+def run(specs, games, size=8, teams=False, tie="shared", seed=1, jobs=1, out=sys.stdout,
+        err=sys.stderr):
+    """Play the games and print the table. Returns one result dict per player."""
+    count = len(specs)
+    for spec in specs:
+        load(spec, 0)  # fail early on a bad spec
+    Game(count, size, teams=teams, tie=tie, first="red")  # and on a bad configuration
+    tasks = [(i, tuple(specs), size, teams, tie, seed) for i in range(games)]
+    scores = [[] for _ in specs]
+    points = [0] * count
+    stats = [[0, 0.0, 0.0, 0] for _ in specs]
+    wins = [0] * count
+    ties = [0] * count
+    started = time.time()
+    if jobs > 1:
+        import multiprocessing
+        pool = multiprocessing.Pool(jobs)
+        results = pool.imap_unordered(play_game, tasks)
+    else:
+        pool = None
+        results = map(play_game, tasks)
+    done = 0
+    try:
+        for order, seat_scores, winners, game_stats in results:
+            for seat in range(count):
+                who = order[seat]
+                points[who] += seat_scores[seat]
+                if seat in winners:
+                    share = 1.0 / len(winners)
+                    if len(winners) > 1:
+                        ties[who] += 1
+                    else:
+                        wins[who] += 1
+                else:
+                    share = 0.0
+                scores[who].append(share)
+                mine = game_stats[who]
+                stat = stats[who]
+                stat[0] += mine[0]
+                stat[1] += mine[1]
+                stat[2] = max(stat[2], mine[2])
+                stat[3] += mine[3]
+            done += 1
+            progress(done, games, started, err)
+    finally:
+        if pool is not None:
+            pool.terminate()
+    err.write("\n")
+    out.write("%d games, %d players, %dx%d%s, tie rule %s, seed %d, seats and first colour rotated\n"
+              % (games, count, size, size, ", two colours each" if teams else "", tie, seed))
+    header = "%-3s %-24s %7s %17s %5s %5s %8s %9s %9s %7s\n"
+    out.write(header % ("#", "player", "score", "95% CI", "wins", "ties", "points",
+                        "ms/move", "worst ms", "illegal"))
+    rows = []
+    for who in range(count):
+        mean, half = interval(scores[who])
+        stat = stats[who]
+        per_move = 1000.0 * stat[1] / stat[0] if stat[0] else 0.0
+        row = {"player": specs[who], "score": mean, "ci": half, "wins": wins[who],
+               "ties": ties[who], "points": points[who] / games, "ms_per_move": per_move,
+               "worst_ms": 1000.0 * stat[2], "illegal": stat[3]}
+        rows.append(row)
+        out.write("%-3d %-24s %6.1f%% %17s %5d %5d %8.1f %9.1f %9.1f %7d\n" % (
+            who + 1, specs[who][:24], 100 * mean,
+            "[%.1f%%, %.1f%%]" % (100 * max(0.0, mean - half), 100 * min(1.0, mean + half)),
+            wins[who], ties[who], row["points"], per_move, row["worst_ms"], stat[3]))
+    return rows
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m sim.arena", description=__doc__.split("\n")[0])
+    parser.add_argument("--players", required=True,
+                        help="comma-separated: easy, medium, hard, expert or module:function")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--size", type=int, default=8, choices=(8, 6, 4))
+    parser.add_argument("--teams", action="store_true", help="two colours each (2 players)")
+    parser.add_argument("--tie", default="shared", choices=("shared", "none"))
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
+    args = parser.parse_args(argv)
+    specs = [s.strip() for s in args.players.split(",") if s.strip()]
+    if not 2 <= len(specs) <= 4:
+        parser.error("give 2, 3 or 4 players")
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    try:
+        run(specs, args.games, args.size, args.teams, args.tie, args.seed, max(1, args.jobs))
+    except (SpecError, ValueError) as error:
+        parser.error(str(error))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

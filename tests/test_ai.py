@@ -1,0 +1,236 @@
+"""Computer players: legal everywhere, deterministic, sliced thinking, no side effects, perfect 4x4
+play, and a whole hard-vs-hard game on real MicroPython."""
+
+import tracemalloc
+
+import pytest
+
+from micropython import run_micropython
+from rolit_core import Game
+from rolit_core.ai import LEVELS, player
+from rolit_core.rng import Random
+
+CONFIGS = [  # (players, size, teams)
+    (2, 8, False), (2, 6, False), (2, 4, False),
+    (3, 8, False), (3, 6, False),
+    (4, 8, False), (4, 6, False),
+    (2, 8, True), (2, 6, True), (2, 4, True),
+]
+
+
+def snapshot(game):
+    board = game.board
+    return (board.to_text(), game.turn, game.over, list(board._trail), board.moves,
+            sorted(board._frontier), list(board._counts), bytes(board._near))
+
+
+def random_position(players, size, teams, plies, seed):
+    game = Game(players, size, teams=teams, seed=seed)
+    rng = Random(seed)
+    for _ in range(plies):
+        if game.over:
+            break
+        game.play(rng.choice(game.legal_moves()))
+    return game
+
+
+@pytest.mark.parametrize("players,size,teams", CONFIGS)
+def test_device_levels_play_whole_games_legally(players, size, teams):
+    game = Game(players, size, teams=teams, seed=players * 10 + size)
+    seats = len(game.seat_colours)
+    bots = [player(("easy", "medium", "hard")[(seat + size) % 3], seed=seat) for seat in range(seats)]
+    while not game.over:
+        bot = bots[game.seat_of(game.turn)]
+        before = snapshot(game)
+        cell = bot.choose(game)
+        assert snapshot(game) == before, "%s changed the game" % bot.level
+        assert cell in game.legal_moves(), "%s chose an illegal cell" % bot.level
+        assert not bot.thinking and bot.progress == 100
+        game.play(cell)
+    assert game.board.is_full()
+
+
+@pytest.mark.parametrize("players,size,teams", CONFIGS)
+def test_expert_is_legal_and_harmless_early_middle_and_late(players, size, teams):
+    cells = size * size - 4
+    for plies in (0, cells // 2, cells - 7, cells - 2):
+        game = random_position(players, size, teams, plies, seed=plies + size)
+        before = snapshot(game)
+        cell = player("expert", seed=3).choose(game)
+        assert snapshot(game) == before
+        assert cell in game.legal_moves()
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_same_seed_same_game(level):
+    def play(seed):
+        game = Game(3 if level != "expert" else 2, 6, first="red")
+        bot = player(level, seed)
+        limit = 32 if level != "expert" else 3
+        while not game.over and len(game.moves) < limit:
+            game.play(bot.choose(game))
+        return game.moves
+
+    assert play(5) == play(5)
+
+
+def test_easy_varies_with_the_seed():
+    games = set()
+    for seed in range(4):
+        game = Game(2, 8, first="red")
+        bot = player("easy", seed)
+        for _ in range(12):
+            game.play(bot.choose(game))
+        games.add(tuple(game.moves))
+    assert len(games) > 1
+
+
+@pytest.mark.parametrize("level", ("medium", "hard", "expert"))
+def test_step_in_slices_gives_the_same_move_as_choose(level):
+    for plies, players in ((6, 2), (20, 4), (30, 2), (51, 2)):
+        game = random_position(players, 8, False, plies, seed=plies)
+        expected = player(level, seed=9).choose(game)
+        for budget in ((1, 37, 500) if level != "expert" else (97, 4000)):
+            bot = player(level, seed=9)
+            before = snapshot(game)
+            bot.start(game)
+            steps = 0
+            cell = None
+            while cell is None:
+                cell = bot.step(budget)
+                steps += 1
+                if cell is None:
+                    assert bot.thinking and 0 <= bot.progress < 100
+                    # The app may look at the game between slices: it must be untouched.
+                    assert snapshot(game) == before
+            assert cell == expected
+            assert snapshot(game) == before
+            if budget < 100 and len(game.legal_moves()) > 1:
+                assert steps > 1, "a one-node slice cannot finish a real search"
+
+
+def test_hard_stays_in_its_node_budget_and_memory_bound():
+    game = random_position(2, 8, False, 16, seed=4)
+    bot = player("hard", seed=1)
+    tracemalloc.start()
+    try:
+        for _ in range(10):
+            tracemalloc.reset_peak()
+            base = tracemalloc.get_traced_memory()[0]
+            cell = bot.choose(game)
+            peak = tracemalloc.get_traced_memory()[1] - base
+            assert bot.nodes <= bot.budget
+            assert peak < 24 * 1024, "hard used %d bytes at its peak" % peak
+            game.play(cell)
+    finally:
+        tracemalloc.stop()
+
+
+def test_step_before_start_and_choose_on_a_finished_game_are_refused():
+    bot = player("hard")
+    with pytest.raises(ValueError):
+        bot.step(10)
+    game = Game(2, 4, first="red")
+    while not game.over:
+        game.play(game.legal_moves()[0])
+    with pytest.raises(ValueError):
+        bot.choose(game)
+    with pytest.raises(ValueError):
+        player("grandmaster")
+
+
+# -- perfect play on 4x4 -------------------------------------------------------------------
+
+
+def exact_value(game, memo):
+    """Exhaustive minimax: final points of the seat to move minus the other seat's."""
+    key = (bytes(game.board._cells), game.turn)
+    value = memo.get(key)
+    if value is not None:
+        return value
+    me = game.seat_of(game.turn)
+    if game.over:
+        scores = game.scores()
+        value = scores[me] - scores[1 - me]
+    else:
+        value = -99
+        for cell in game.legal_moves():
+            game.play(cell)
+            child = exact_value(game, memo)
+            game.undo()
+            if game.seat_of(game.next_colour(game.turn)) != me:
+                child = -child
+            if child > value:
+                value = child
+    memo[key] = value
+    return value
+
+
+def move_value(game, cell, memo):
+    me = game.seat_of(game.turn)
+    game.play(cell)
+    value = exact_value(game, memo)
+    if game.seat_of(game.turn) != me:
+        value = -value
+    game.undo()
+    return value
+
+
+def test_expert_plays_4x4_perfectly():
+    memo = {}
+    checked = 0
+    for first in ("red", "green"):
+        for opponent in ("easy", "expert", "random"):
+            game = Game(2, 4, first=first)
+            expert_seat = 0 if opponent != "random" else 1
+            expert = player("expert", seed=len(opponent))
+            other = None if opponent == "random" else player(opponent, seed=2)
+            rng = Random(7)
+            while not game.over:
+                if game.seat_of(game.turn) == expert_seat or opponent == "expert":
+                    best = exact_value(game, memo)
+                    cell = expert.choose(game)
+                    assert move_value(game, cell, memo) == best, (game.board.to_text(), cell)
+                    checked += 1
+                elif other is not None:
+                    cell = other.choose(game)
+                else:
+                    cell = rng.choice(game.legal_moves())
+                game.play(cell)
+    assert checked > 30
+
+
+# -- on MicroPython ------------------------------------------------------------------------
+
+HARD_VS_HARD = """
+from rolit_core import Game
+from rolit_core.ai import player
+game = Game(2, 8, first="red")
+bots = [player("hard", seed=1), player("hard", seed=2)]
+most = 0
+while not game.over:
+    bot = bots[game.seat_of(game.turn)]
+    bot.start(game)
+    cell = None
+    while cell is None:
+        cell = bot.step(40)
+    most = max(most, bot.nodes)
+    game.play(cell)
+print(" ".join([str(c) for c in game.moves]))
+print(game.scores()[0], game.scores()[1], most)
+"""
+
+
+def test_hard_against_hard_whole_game_on_micropython():
+    out = run_micropython(HARD_VS_HARD).split("\n")
+    moves = [int(c) for c in out[0].split()]
+    red, green, most = [int(x) for x in out[1].split()]
+    assert len(moves) == 60
+    assert red + green <= 64 and most <= player("hard").budget
+    # The same game, move for move, on CPython: players are deterministic across interpreters.
+    game = Game(2, 8, first="red")
+    bots = [player("hard", seed=1), player("hard", seed=2)]
+    while not game.over:
+        game.play(bots[game.seat_of(game.turn)].choose(game))
+    assert game.moves == moves
+    assert game.scores() == (red, green)

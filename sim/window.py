@@ -11,6 +11,7 @@ controller works when connected.
 """
 
 import os
+import time
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
@@ -142,6 +143,10 @@ class Renderer:
         self.size = None
         self._glows = {}
         self._fonts = {}
+        self._static = None
+        self._static_labels = None
+        self._side_key = None
+        self._side_surface = None
 
     # -- geometry --------------------------------------------------------------------------
 
@@ -180,6 +185,8 @@ class Renderer:
         self._glows = {}
         self._glow = _glow_sprite(self.glow_radius)
         self._fonts = {}
+        self._static = None
+        self._side_key = None
 
     def centre(self, x, y):
         """The pixel at the centre of LED (x, y)."""
@@ -209,6 +216,48 @@ class Renderer:
     def draw(self, surface, colours, info=None):
         """Draw the LEDs (``colours``: 64 screen colours, row by row) and ``info`` beside them."""
         self.layout(surface.get_size())
+        labels = info.get("size") if self.labels and info is not None else None
+        if self._static is None or self._static_labels != labels:
+            self._static = self._draw_static(labels)
+            self._static_labels = labels
+        surface.blit(self._static, (0, 0))
+        glow_at = self.glow_radius
+        lit = []
+        for index in range(WIDTH * HEIGHT):
+            colour = colours[index]
+            if colour[0] or colour[1] or colour[2]:
+                lit.append(index)
+                cx, cy = self.centre(index % WIDTH, index // WIDTH)
+                surface.blit(self._tinted(colour), (cx - glow_at, cy - glow_at),
+                             special_flags=pygame.BLEND_RGB_ADD)
+        # The glows spill onto neighbouring LEDs: draw every core on top, so each LED's centre
+        # shows exactly its own light (an unlit core is already in the static picture, but a
+        # neighbour's glow may lie over it).
+        radius = self.radius
+        for index in range(WIDTH * HEIGHT):
+            r, g, b = colours[index]
+            core = (min(255, UNLIT[0] + r), min(255, UNLIT[1] + g), min(255, UNLIT[2] + b))
+            if lit and (r or g or b or self._near(index, lit)):
+                pygame.draw.aacircle(surface, core, self.centre(index % WIDTH, index // WIDTH),
+                                     radius)
+        if self.side is not None and info is not None:
+            key = repr(info)
+            if key != self._side_key:
+                self._side_surface = self._draw_side_surface(info)
+                self._side_key = key
+            surface.blit(self._side_surface, self.side)
+
+    @staticmethod
+    def _near(index, lit):
+        x, y = index % WIDTH, index // WIDTH
+        for other in lit:
+            if abs(other % WIDTH - x) <= 1 and abs(other // WIDTH - y) <= 1:
+                return True
+        return False
+
+    def _draw_static(self, labels):
+        """Background, case, panel, grid, unlit LEDs and labels: drawn once per size."""
+        surface = pygame.Surface(self.size)
         surface.fill(BACKGROUND)
         board = self.board
         corner = self.border
@@ -223,23 +272,18 @@ class Renderer:
             pygame.draw.line(surface, GRID, (x, self.inner.top), (x, self.inner.bottom - 1), line)
             y = self.inner.y + int(i * cell)
             pygame.draw.line(surface, GRID, (self.inner.left, y), (self.inner.right - 1, y), line)
-        glow_at = self.glow_radius
         for index in range(WIDTH * HEIGHT):
-            colour = colours[index]
-            if colour[0] or colour[1] or colour[2]:
-                cx, cy = self.centre(index % WIDTH, index // WIDTH)
-                surface.blit(self._tinted(colour), (cx - glow_at, cy - glow_at),
-                             special_flags=pygame.BLEND_RGB_ADD)
-        radius = self.radius
-        for index in range(WIDTH * HEIGHT):
-            r, g, b = colours[index]
-            core = (min(255, UNLIT[0] + r), min(255, UNLIT[1] + g), min(255, UNLIT[2] + b))
-            centre = self.centre(index % WIDTH, index // WIDTH)
-            pygame.draw.aacircle(surface, core, centre, radius)
-        if self.labels and info is not None and info.get("size"):
-            self._draw_labels(surface, info["size"])
-        if self.side is not None and info is not None:
-            self._draw_side(surface, info)
+            pygame.draw.aacircle(surface, UNLIT, self.centre(index % WIDTH, index // WIDTH),
+                                 self.radius)
+        if labels:
+            self._draw_labels(surface, labels)
+        return surface
+
+    def _draw_side_surface(self, info):
+        side = pygame.Surface(self.side.size)
+        side.fill(BACKGROUND)
+        self._draw_side(side, info, pygame.Rect((0, 0), self.side.size))
+        return side
 
     def _tinted(self, colour):
         glow = self._glows.get(colour)
@@ -266,8 +310,7 @@ class Renderer:
             surface.blit(text, text.get_rect(center=(self.board.left + half, cy)))
             surface.blit(text, text.get_rect(center=(self.board.right - half, cy)))
 
-    def _draw_side(self, surface, info):
-        side = self.side
+    def _draw_side(self, surface, info, side):
         unit = max(9, min(side.width // 18, self.board.height // 24))
         big = self.font(unit * 1.6)
         normal = self.font(unit * 1.15)
@@ -480,14 +523,26 @@ class Window:
         self.dirty = False
         self.frames += 1
 
-    def run(self, on_frame=None, clock=None):
-        """Run until the window is closed; sleeps to the next frame (``fps``) in between."""
-        clock = clock or pygame.time.Clock()
-        start = pygame.time.get_ticks()
-        while self.step(pygame.time.get_ticks() - start):
+    def run(self, on_frame=None, seconds=None):
+        """Run until the window is closed (or for ``seconds``), one frame every 1/``fps`` s.
+
+        Frames are due on a fixed schedule and the loop sleeps until the next one is due, so a
+        slow frame (a redraw) is made up by a shorter sleep instead of lowering the rate.
+        """
+        period = 1.0 / self.fps
+        start = time.monotonic()
+        due = start
+        while self.step(int((time.monotonic() - start) * 1000)):
             if on_frame is not None:
                 on_frame()
-            clock.tick(self.fps)
+            now = time.monotonic()
+            if seconds is not None and now - start >= seconds:
+                break
+            due += period
+            if due < now - 2 * period:
+                due = now  # far behind (a stall, a suspended laptop): don't race to catch up
+            elif due > now:
+                time.sleep(due - now)
 
     def close(self):
         self.window.destroy()

@@ -1,0 +1,108 @@
+"""Computer players: thinking time per move and nodes per second, on CPython and under the
+MicroPython runner, over fixed positions (2 and 4 players, 8x8, opening to endgame).
+
+``python -m bench ai`` prints one line per level and interpreter, then the estimate for an RP2040
+running CircuitPython (the runner's time x RP2040_FACTOR, see docs/ai.md).
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RP2040_FACTOR = 15  # RP2040 + CircuitPython versus the MicroPython runner on this PC (docs/ai.md)
+
+# Runs unchanged on CPython and MicroPython; prints "level moves mean_ms worst_ms nodes/move".
+SCRIPT = """
+import sys
+import time
+from rolit_core import Game
+from rolit_core.ai import player
+from rolit_core.rng import Random
+
+try:
+    ticks = time.ticks_ms
+except AttributeError:
+    def ticks():
+        return int(time.perf_counter() * 1000)
+
+
+def positions(players, count):
+    found = []
+    rng = Random(players)
+    game = Game(players, 8, first="red")
+    plies = (2, 10, 18, 26, 34, 42, 50, 56)
+    while not game.over and len(found) < count:
+        if len(game.moves) in plies:
+            found.append(list(game.moves))
+        game.play(rng.choice(game.legal_moves()))
+    return found
+
+
+def measure(level, players, count):
+    total = 0
+    worst = 0
+    nodes = 0
+    moves = 0
+    for history in positions(players, count):
+        game = Game(players, 8, first="red")
+        for cell in history:
+            game.play(cell)
+        bot = player(level, seed=1)
+        start = ticks()
+        bot.choose(game)
+        spent = ticks() - start
+        total += spent
+        worst = max(worst, spent)
+        nodes += bot.nodes
+        moves += 1
+    print(level, players, moves, total / moves, worst, nodes / moves)
+
+
+levels = sys.argv[1].split(",")
+count = int(sys.argv[2])
+for level in levels:
+    for players in (2, 4):
+        measure(level, players, count)
+"""
+
+
+def _report(name, lines, factor=None):
+    for line in lines.strip().split("\n"):
+        level, players, moves, mean, worst, nodes = line.split()
+        mean = float(mean)
+        worst = float(worst)
+        nodes = float(nodes)
+        rate = nodes / mean * 1000 if mean else 0.0
+        text = "%-12s %-7s %dp: %8.1f ms/move  worst %8.1f ms  %7.0f nodes/move  %8.0f nodes/s" % (
+            name, level, int(players), mean, worst, nodes, rate)
+        if factor:
+            text += "   RP2040 est. %6.2f s worst" % (worst * factor / 1000.0)
+        print(text)
+        sys.stdout.flush()
+
+
+def main():
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as handle:
+        handle.write(SCRIPT)
+        script = handle.name
+    try:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = ROOT
+        done = subprocess.run([sys.executable, script, "easy,medium,hard,expert", "8"],
+                              cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+        _report("CPython", done.stdout)
+        sys.path.insert(0, os.path.join(ROOT, "tests"))
+        from micropython import run_micropython
+        with open(script) as handle:
+            source = handle.read()
+        _report("MicroPython", run_micropython(source, args=("easy,medium,hard", "8")),
+                RP2040_FACTOR)
+        _report("MicroPython", run_micropython(source, args=("expert", "3")))
+    finally:
+        os.unlink(script)
+
+
+if __name__ == "__main__":
+    main()

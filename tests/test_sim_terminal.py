@@ -117,6 +117,15 @@ def read_for(master, seconds):
     return out.decode("utf-8", "replace")
 
 
+def read_until(master, text, seconds):
+    """Output until ``text`` has appeared (then a little more, for the frame to finish)."""
+    output = ""
+    end = time.monotonic() + seconds
+    while text not in output and time.monotonic() < end:
+        output += read_for(master, 0.1)
+    return output + read_for(master, 0.3)
+
+
 def board_colours(screen):
     """The 64 LED colours: the 16x8 block of coloured cells after the 3-column row labels."""
     rows = sorted(set([r for (r, c), bg in screen.cells.items() if bg is not None]))
@@ -131,7 +140,7 @@ def test_terminal_mode_in_a_pty_plays_and_restores_the_terminal(tmp_path):
                                    "--record", str(record))
     before = termios.tcgetattr(slave)
     try:
-        output = read_for(master, 4)
+        output = read_until(master, "WASD move", 15)
         assert "\x1b[?1049h" in output and "\x1b[?25l" in output  # alternate screen, no cursor
         screen = Screen()
         screen.feed(output)
@@ -167,7 +176,7 @@ def test_terminal_is_restored_on_sigterm():
     process, master, slave = spawn("--players", "easy,easy", "--seed", "2")
     before = termios.tcgetattr(slave)
     try:
-        read_for(master, 3)
+        read_until(master, "WASD move", 15)
         assert termios.tcgetattr(slave) != before  # cbreak mode while running
         process.send_signal(signal.SIGTERM)
         tail = read_for(master, 2)
@@ -188,11 +197,7 @@ def test_kitty_terminal_gets_exact_holds(tmp_path):
     process, master, slave = spawn("--players", "human,easy", "--first", "red", "--seed", "4",
                                    "--record", str(record))
     try:
-        output = ""
-        end = time.monotonic() + 5
-        while "\x1b[?u" not in output and time.monotonic() < end:
-            output += read_for(master, 0.1)
-        assert "\x1b[?u" in output
+        assert "\x1b[?u" in read_until(master, "\x1b[?u", 15)
         os.write(master, b"\x1b[?0u\x1b[?62;22c")  # kitty flags 0, then device attributes
         output = read_for(master, 2)
         assert "\x1b[>11u" in output

@@ -402,6 +402,7 @@ def run(device, describe, fps=60, truecolour=None, stdin=None, stdout=None, on_f
     with TerminalMode(fd, stdout) as mode:
         next_frame = 0.0
         pending = mode.early
+        last = None
         while True:
             now = (time.monotonic() - start) * 1000
             wait = max(0.0, (next_frame - now) / 1000)
@@ -437,19 +438,22 @@ def run(device, describe, fps=60, truecolour=None, stdin=None, stdout=None, on_f
                 next_frame = now_ms + period  # fell behind (suspended, slow): don't race
             changed = device.update(now_ms, keys.take(now_ms))
             if changed or mode.resized:
-                size = os.get_terminal_size(stdout.fileno()) if _isatty(stdout) else None
-                columns, rows = size if size else (80, 24)
+                columns, rows = terminal_size(stdout)
                 screen = render(device.colours, describe(device.app), columns, rows, truecolour)
                 if mode.resized:
-                    screen = "\x1b[2J" + screen
+                    mode.write("\x1b[2J" + screen)
                     mode.resized = False
-                mode.write(screen)
+                elif screen != last:
+                    mode.write(screen)
+                last = screen
             if on_frame is not None:
                 on_frame()
 
 
-def _isatty(stream):
+def terminal_size(stream):
+    """(columns, rows) of the terminal; 80x24 when unknown (a pty or SSH session may say 0x0)."""
     try:
-        return os.isatty(stream.fileno())
+        columns, rows = os.get_terminal_size(stream.fileno())
     except (AttributeError, ValueError, OSError):
-        return False
+        return 80, 24
+    return (columns or 80, rows or 24)

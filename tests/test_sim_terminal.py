@@ -1,10 +1,12 @@
 """Terminal mode: key decoding, emulated releases, and the real program in a pseudo-terminal."""
 
+import fcntl
 import os
 import pty
 import re
 import select
 import signal
+import struct
 import subprocess
 import sys
 import termios
@@ -95,6 +97,7 @@ class Screen:
 
 def spawn(*args):
     master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     termios.tcsetattr(slave, termios.TCSANOW, termios.tcgetattr(slave))
     env = dict(os.environ, COLORTERM="truecolor", TERM="xterm-256color")
     env.pop("DISPLAY", None)
@@ -235,3 +238,17 @@ def test_render_in_true_colour_and_256_colours_and_small_terminals():
     assert board_colours(screen)[0] == (24, 24, 28)
     assert "\x1b[48;5;196m" in render(colours, {}, 80, 24, False)
     assert "at least" in render(colours, {}, 15, 24, True)
+
+
+def test_unknown_terminal_size_counts_as_80x24():
+    from sim.terminal import terminal_size
+    master, slave = pty.openpty()  # a fresh pty says 0x0, as some SSH sessions do
+    try:
+        with open(slave, "w", closefd=False) as stream:
+            assert terminal_size(stream) == (80, 24)
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+        with open(slave, "w", closefd=False) as stream:
+            assert terminal_size(stream) == (100, 30)
+    finally:
+        os.close(master)
+        os.close(slave)

@@ -390,8 +390,9 @@ class Window:
             size = _default_size()
         self.window = pygame.Window(title, size, resizable=True, allow_high_dpi=True)
         self.window.minimum_size = (160, 120)
+        self.fullscreen = False
         if fullscreen:
-            self.window.set_fullscreen(True)
+            self.toggle_fullscreen()
         self.keys = Keys()
         self.pointer = Pointer(self.keys)
         self.pads = {}
@@ -495,16 +496,12 @@ class Window:
             self.pointer.click(self.device.app, led)
 
     def toggle_fullscreen(self):
-        if self.window.size == pygame.display.get_desktop_sizes()[0] and self._windowed:
+        if self.fullscreen:
             self.window.set_windowed()
-            self.window.size = self._windowed
-            self._windowed = None
         else:
-            self._windowed = self.window.size
-            self.window.set_fullscreen(True)
+            self.window.set_fullscreen(True)  # desktop resolution, no mode change
+        self.fullscreen = not self.fullscreen
         self.dirty = True
-
-    _windowed = None
 
     def step(self, now_ms):
         """Handle input, run the App for one frame and draw if anything changed."""

@@ -88,3 +88,23 @@ def _played(plies):
 def test_srgb_table_is_monotonic():
     assert SRGB[0] == 0 and SRGB[255] == 255
     assert all(SRGB[i] <= SRGB[i + 1] for i in range(255))
+
+
+def test_device_settings_file_sets_the_driver(tmp_path):
+    settings = tmp_path / "settings.toml"
+    settings.write_text('ROLIT_LAYOUT = "serpentine"\nROLIT_ROTATION = 90\nROLIT_BRIGHTNESS = 40\n'
+                        'ROLIT_PIXEL_ORDER = "RGB"\n')
+    args = cli.parser().parse_args(["--settings", str(settings), "--panel-order", "GRB"])
+    driver, panel = cli.driver_settings(args)
+    assert driver["layout"] == "serpentine" and driver["rotation"] == 90
+    assert driver["brightness"] == 40 and driver["pixel_order"] == "RGB"
+    assert panel == {"chip_order": "GRB"}
+    from rolit_core.app import App
+    from sim.device import Device
+    device = Device(App(seed=1), driver, panel)
+    frame = [(0, 0, 0)] * 64
+    frame[0] = (255, 0, 0)
+    device.show(frame)
+    lit = [i for i, c in enumerate(device.colours) if c != (0, 0, 0)]
+    assert lit == [0]                       # wiring matches: a1 stays at a1...
+    assert device.colours[0][1] > 0 == device.colours[0][0]  # ...but RGB on GRB chips: green

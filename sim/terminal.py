@@ -31,7 +31,6 @@ from rolit_core.app import BACK, DOWN, LEFT, RIGHT, SELECT, UP
 
 from .device import HEIGHT, WIDTH
 
-DIRECTIONS = (UP, DOWN, LEFT, RIGHT)
 UNLIT = (24, 24, 28)
 FRAME = (40, 42, 50)
 LABEL = (150, 154, 168)

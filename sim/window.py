@@ -41,7 +41,6 @@ KEYMAP = {
     pygame.K_RETURN: SELECT, pygame.K_SPACE: SELECT, pygame.K_KP_ENTER: SELECT,
     pygame.K_ESCAPE: BACK, pygame.K_BACKSPACE: BACK,
 }
-DIRECTIONS = (UP, DOWN, LEFT, RIGHT)
 HELP = (
     ("Arrows / WASD", "move"),
     ("Enter / Space", "select (hold: preview)"),

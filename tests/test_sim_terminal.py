@@ -129,6 +129,14 @@ def read_until(master, text, seconds):
     return output + read_for(master, 0.3)
 
 
+def wait_for(master, check, seconds):
+    """Drain the output until ``check()`` is true or ``seconds`` pass; returns ``check()``."""
+    end = time.monotonic() + seconds
+    while not check() and time.monotonic() < end:
+        read_for(master, 0.1)
+    return check()
+
+
 def board_colours(screen):
     """The 64 LED colours: the 16x8 block of coloured cells after the 3-column row labels."""
     rows = sorted(set([r for (r, c), bg in screen.cells.items() if bg is not None]))
@@ -157,8 +165,7 @@ def test_terminal_mode_in_a_pty_plays_and_restores_the_terminal(tmp_path):
         assert "1." not in record.read_text()
         for attempt in range(8):
             os.write(master, b"\r")
-            read_for(master, 0.6)
-            if "1. R " in record.read_text():
+            if wait_for(master, lambda: "1. R " in record.read_text(), 2):
                 break
             os.write(master, b"\x1b[C")
             read_for(master, 0.3)
@@ -210,8 +217,7 @@ def test_kitty_terminal_gets_exact_holds(tmp_path):
             read_for(master, 1.0)
             assert "1. R" not in record.read_text()  # ...held for a second: only a preview
             os.write(master, b"\x1b[13;1:3u")       # Enter up: placed (if the cell is legal)
-            read_for(master, 0.6)
-            if "1. R " in record.read_text():
+            if wait_for(master, lambda: "1. R " in record.read_text(), 2):
                 played = True
                 break
             os.write(master, b"\x1b[C\x1b[1;1:3C")  # right, press and release

@@ -66,6 +66,7 @@ WRAP_MASK = (1 << 29) - 1
 MAX_STEP_MS = 1000      # longer gaps between updates count as this
 TITLE_MS = 2400
 IDLE_MS = 60000         # menu idle time before the attract mode
+SETTINGS_SAVE_MS = 2000  # changed settings are saved when the menu rests this long
 HOLD_MS = 600           # BACK held this long opens the pause menu
 REPEAT_DELAY_MS = 400   # a held direction repeats after this...
 REPEAT_MS = 150         # ...every this
@@ -190,6 +191,7 @@ class App:
         self._winners = ()
         self._pour_done = False
         self._fresh = True
+        self._dirty = False
         self._boot()
         self._apply_look()
 
@@ -386,6 +388,8 @@ class App:
                 if step != (self._t - dt) // 200 and 2 <= step <= 5:
                     self.cues.append(CUE_TICK)
         elif mode == MENU:
+            if self._dirty and self._idle >= SETTINGS_SAVE_MS:
+                self._save()
             if self._idle >= IDLE_MS:
                 self._start_attract()
         elif mode == ROUND_END:
@@ -468,7 +472,7 @@ class App:
                 for i in range(len(self._pages)):
                     if self._pages[i] == page:
                         self._page = i
-                self._save()
+                self._dirty = True  # saved once the menu rests (flash wears with each write)
             else:
                 self.cues.append(CUE_ILLEGAL)
         elif key == SELECT:
@@ -476,6 +480,8 @@ class App:
                 self._start_from_settings()
             else:
                 self._set_mode(SELFTEST)
+                if self._dirty:
+                    self._save()
         elif key == BACK:
             if self._page:
                 self._page = 0
@@ -909,6 +915,7 @@ class App:
         return save.pack(payload)
 
     def _save(self):
+        self._dirty = False
         if self.storage is None:
             return
         try:

@@ -311,7 +311,7 @@ def test_undo_against_a_computer_returns_to_the_humans_turn():
     # nothing of the human's to undo yet: the icon is dim and SELECT is refused
     assert d.pixel(0, 2) == d.colour(YELLOW, 50)
     d.tap(SELECT)
-    assert CUE_ILLEGAL in app.cues and app.mode == "pause"
+    assert CUE_ILLEGAL in d.cues and app.mode == "pause"
     d.tap(LEFT)
     d.tap(SELECT)  # resume
     d.play(app.game.legal_moves()[0])
@@ -426,6 +426,7 @@ def test_self_test_from_the_menu():
 def test_attract_mode_after_a_minute_idle():
     d = Driver(seed=6)
     to_menu(d)
+    d.tap(DOWN)  # the minute counts from the last key
     d.step = 50
     d.wait(appmod.IDLE_MS - 100)
     assert d.app.mode == "menu"

@@ -120,6 +120,9 @@ def test_settings_are_remembered():
             break
         d.tap(DOWN)
     d.tap(RIGHT)
+    assert storage.writes == 0  # not while the settings are being changed...
+    d.wait(appmod.SETTINGS_SAVE_MS)
+    assert storage.writes == 1  # ...but once the menu rests
     again = App(storage=Storage(storage.data), seed=2)
     assert again.settings.rounds == 3 and again.brightness == 4
     assert again.mode == "title"

@@ -132,7 +132,7 @@ class App:
     ``think_nodes``: search nodes a computer player may use per update.
     """
 
-    def __init__(self, storage=None, seed=None, levels=DEVICE_LEVELS, think_nodes=150):
+    def __init__(self, storage=None, seed=None, levels=DEVICE_LEVELS, think_nodes=20):
         for level in levels:
             if level not in LEVELS:
                 raise ValueError("unknown level %r" % (level,))

@@ -54,6 +54,8 @@ ERROR = 9
 MODE_NAMES = ("title", "menu", "attract", "play", "pause", "round_end", "table", "match_end",
               "selftest", "error")
 
+PAUSE_ITEMS = ("resume", "undo", "restart", "quit")
+
 # Play phases
 INPUT = 0    # a human chooses a cell
 THINK = 1    # a computer player thinks
@@ -228,6 +230,17 @@ class App:
     def cursor(self):
         """The cursor's cell on the board being played."""
         return self._cursor
+
+    @property
+    def page(self):
+        """In the menu: the page shown, as (name, seat), e.g. ("seat", 1) or ("rounds", 0);
+        in the pause menu: ("resume" | "undo" | "restart" | "quit", 0); else None."""
+        if self._mode == MENU:
+            page = self._pages[self._page]
+            return (menu.PAGE_NAMES[page >> 3], page & 7)
+        if self._mode == PAUSE:
+            return (PAUSE_ITEMS[self._pause_item], 0)
+        return None
 
     @property
     def phase(self):

@@ -520,3 +520,37 @@ def test_continue_from_a_record():
     assert d.app.game.turn == game.turn and d.app.kinds == ("human", "human")
     d.start(seats=("human", "easy"), record=game.record())
     assert d.app.kinds == ("human", "easy") and d.app.game.board == game.board
+
+
+def test_preview_is_cancelled_by_moving_away():
+    d = Driver(seed=8)
+    d.start(seats=("human", "human"), first="red")
+    cell = d.app.cursor
+    assert d.app.game.is_legal(cell)
+    d.press(SELECT)
+    d.wait(100)
+    d.tap(RIGHT)  # moving away cancels: releasing SELECT then plays nothing
+    d.release(SELECT)
+    assert d.app.game.moves == [] and d.app.cursor != cell
+    d.press(BACK)  # so does a short BACK
+    d.release(BACK)
+    d.goto(cell)
+    d.press(SELECT)
+    d.tap(BACK)
+    d.release(SELECT)
+    assert d.app.game.moves == [] and d.app.mode == "play"
+
+
+def test_public_page_names():
+    d = Driver(seed=1)
+    to_menu(d)
+    assert d.app.page == ("play", 0)
+    d.tap(DOWN)
+    d.tap(DOWN)
+    assert d.app.page == ("seat", 0)
+    d.start(seats=("human", "human"))
+    assert d.app.page is None
+    open_pause(d)
+    assert d.app.page == ("resume", 0)
+    d.tap(UP)
+    assert d.app.page == ("quit", 0)

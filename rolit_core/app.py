@@ -1023,6 +1023,14 @@ class App:
                     frame[at] = shades.get(turn)
                 else:
                     frame[at] = shades.get(palette.WHITE, 110)
+        elif phase == THINK:
+            # and a comet runs round the border's free pixels, in case no ball shows that colour
+            black = shades.get(0)
+            head = pt // 60 % 28
+            for i in range(3):
+                at = RING[(head - i) % 28]
+                if frame[at] is black:
+                    frame[at] = shades.get(turn, 255 - 90 * i)
         elif phase == ANIMATE and self._steps_done < 0:
             # before the ball lands: a computer's cell blinks in its colour, a timeout's
             # random cell sparkles white and the mover's colour

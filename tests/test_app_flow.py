@@ -554,3 +554,18 @@ def test_public_page_names():
     assert d.app.page == ("resume", 0)
     d.tap(UP)
     assert d.app.page == ("quit", 0)
+
+
+def test_thinking_shows_a_comet_round_the_border():
+    d = Driver(seed=8)
+    d.start(seats=("easy", "human"), size=4, first="red")
+    assert d.app.phase == "think"
+    heads = []
+    while d.app.phase == "think":
+        d.tick()
+        if d.app.phase == "think":
+            lit_ring = [i for i in range(28) if d.frame[appmod.RING[i]] == d.colour(RED)]
+            assert len(lit_ring) == 1
+            heads.append(lit_ring[0])
+    assert len(set(heads)) >= 5  # it moves
+    assert d.app.game.moves and d.app.game.board.moves[0][1] == RED

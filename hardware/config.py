@@ -218,6 +218,8 @@ def _check(value, kind, low, high):
     if kind == "str":
         return None
     if isinstance(kind, tuple):
+        if isinstance(kind[0], int) and (not isinstance(value, int) or isinstance(value, bool)):
+            return None
         if isinstance(value, str):
             # Words match whatever the case: "Serpentine", "grb".
             value = value.upper() if kind[0].isupper() else value.lower()

@@ -3,6 +3,8 @@
 import os
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hardware import config
 from hardware.matrix import Matrix
@@ -129,3 +131,29 @@ def test_no_getenv_and_no_file_gives_the_defaults(monkeypatch):
     monkeypatch.delattr(config.os, "getenv")
     settings = config.load(path="/nonexistent/settings.toml")
     assert settings.errors == [] and settings.preset == "pico"
+
+
+KEY_NAMES = [key for key, _, _, _, _, _ in config.KEYS] + list(config._PIN_KEYS) + ["ROLIT_PRESET"]
+ODD_VALUES = st.one_of(st.integers(-2 ** 40, 2 ** 40), st.text(max_size=12), st.floats(),
+                       st.booleans(), st.binary(max_size=4), st.none(),
+                       st.sampled_from(["GP0", "rows", "90", "0x10", "-1", "GRB", " pico ", ""]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(KEY_NAMES), ODD_VALUES, max_size=8))
+def test_any_values_load_to_valid_settings(values):
+    loaded = load(values)
+    for key, attr, kind, default, low, high in config.KEYS:
+        value = getattr(loaded, attr)
+        if kind == "int":
+            assert type(value) is int and low <= value <= high
+        elif kind == "bool":
+            assert type(value) is bool
+        elif kind == "str":
+            assert isinstance(value, str) and value
+        else:
+            assert value in kind and type(value) is type(kind[0])
+    for attr in config._PIN_ATTRS:
+        assert isinstance(getattr(loaded, attr), str)
+    # Every value that was not taken as given is explained.
+    assert len(loaded.errors) <= len(values)

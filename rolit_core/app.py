@@ -192,6 +192,7 @@ class App:
         self._scores = ()
         self._winners = ()
         self._pour_done = False
+        self._match_colours = []
         self._fresh = True
         self._dirty = False
         self._boot()
@@ -602,7 +603,8 @@ class App:
     def _tick_play(self, dt):
         if self._attract:
             dt *= ATTRACT_SPEED
-        self._pt += dt
+        if self._pt < 0x3FFFFFF:  # a small int, even after days on one turn
+            self._pt += dt
         if self._flash:
             self._flash = self._flash - dt if self._flash > dt else 0
         phase = self._phase
@@ -825,6 +827,10 @@ class App:
     def _next_round(self):
         match = self.match
         if match.over:
+            colours = []
+            for seat in match.winners():
+                colours.append(match.seat_colours[seat][0])
+            self._match_colours = colours
             self._set_mode(MATCH_END)
             self.cues.append(CUE_WIN)
             return
@@ -1146,10 +1152,7 @@ class App:
     def _draw_match_end(self):
         frame = self.frame
         shades = self.shades
-        winners = self.match.winners()
-        colours = []
-        for seat in winners:
-            colours.append(self.match.seat_colours[seat][0])
+        colours = self._match_colours
         if not colours:
             return
         shift = self._t // 200

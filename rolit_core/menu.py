@@ -201,8 +201,10 @@ def draw(frame, shades, settings, page, t):
                 frame[row * 8 + 7] = shades.get(colour, 255 if human else 90)
                 row += 2
     elif kind == P_PLAYERS:
-        for colour in (RED, YELLOW, GREEN, BLUE):
-            frame[(colour - 1) * 2] = shades.get(colour, 255 if colour in settings.in_play() else 0)
+        colours = settings.seat_colours()
+        for seat in range(len(colours)):
+            for colour in colours[seat]:
+                frame[(colour - 1) * 2] = shades.get(colour)
         font.draw_number(frame, settings.players, 3, white)
     elif kind == P_SEAT:
         seat = page & 7

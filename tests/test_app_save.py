@@ -223,3 +223,26 @@ def test_no_storage_keeps_nothing():
     assert d.app.saves == 0
     d.hold(BACK, 700)
     assert d.app.mode == "pause"
+
+
+def test_power_loss_at_every_frame_of_a_small_game():
+    # whenever the power goes, the stored state resumes to the position on the board (a move
+    # being animated counts as played), with the same player to move
+    storage = Storage()
+    d = Driver(App(storage=storage, seed=9))
+    d.start(seats=("human", "medium"), size=4, first="red")
+    rng = random.Random(2)
+    checked = 0
+    while d.app.mode == "play":
+        if d.app.phase == "input":
+            d.goto(rng.choice(d.app.game.legal_moves()))
+            d.press(SELECT)
+            d.release(SELECT)
+        else:
+            d.tick()
+        resumed = App(storage=Storage(storage.data), seed=3)
+        assert resumed.game.board == d.app.game.board
+        assert resumed.game.turn == d.app.game.turn
+        checked += 1
+    assert d.app.mode == "round_end" and checked > 100
+    assert App(storage=Storage(storage.data)).mode == "round_end"

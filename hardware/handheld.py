@@ -156,7 +156,7 @@ class Handheld:
                 try:
                     self.inputs.append(OneButton(pin, NEXT, select, settings.long_press_ms,
                                                  back, settings.long_press_ms * 4, to_ground))
-                    self.steer = Steer(down, right)
+                    self.steer = Steer(up, down, left, right)
                     return
                 except Exception as error:
                     self.errors.append("one button: %s; using the buttons" % (error,))

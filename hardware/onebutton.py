@@ -1,9 +1,9 @@
 """One-button play: turn "next" into the direction keys that move the cursor to the next legal cell.
 
 ``inputs.OneButton`` sends ``NEXT`` on a short press. ``Steer.translate(app, events)`` rewrites
-each ``(NEXT, pressed)`` in place: during a human's turn it becomes the taps of DOWN and RIGHT
-that carry the cursor from its cell to the next legal cell in reading order (wrapping round; the
-game's cursor wraps at the edges too); anywhere else (menus, pause, scores) it is a tap of DOWN,
+each ``(NEXT, pressed)`` in place: during a human's turn it becomes the arrow taps that carry
+the cursor from its cell to the next legal cell in reading order (wrapping round), the short way
+round since the game's cursor wraps at the edges too; anywhere else (menus, pause, scores) it is a tap of DOWN,
 which goes to the next page or item. The long press is the game's own SELECT and needs no help.
 
 It reads only the app's public state: ``app.mode``, ``app.phase``, ``app.game`` and
@@ -15,10 +15,13 @@ NEXT = 6  # a key number the game does not use
 
 
 class Steer:
-    """Rewrites ``NEXT`` events for an ``App`` whose keys are ``down``, ``right``."""
+    """Rewrites ``NEXT`` events for an ``App`` with the arrow keys ``up``, ``down``, ``left``,
+    ``right``."""
 
-    def __init__(self, down, right):
+    def __init__(self, up, down, left, right):
+        self.up = up
         self.down = down
+        self.left = left
         self.right = right
 
     def target(self, app):
@@ -61,6 +64,11 @@ class Steer:
         size = app.game.size
         row, col = divmod(app.cursor, size)
         to_row, to_col = divmod(cell, size)
-        taps = [self.down] * ((to_row - row) % size)
-        taps.extend([self.right] * ((to_col - col) % size))
+        taps = []
+        for steps, forward, back in (((to_row - row) % size, self.down, self.up),
+                                     ((to_col - col) % size, self.right, self.left)):
+            if steps <= size // 2:
+                taps.extend([forward] * steps)
+            else:
+                taps.extend([back] * (size - steps))
         return taps

@@ -203,3 +203,45 @@ def test_one_button_long_press_across_wrap(device):
     assert button.poll(299, []) == []
     assert button.poll(300, []) == [(SELECT, True)]
     assert button.poll(WRAP - 1, []) == []                  # no hold key: nothing more
+
+
+class FakeGame:
+    size = 8
+
+    def __init__(self, legal):
+        self.legal = legal
+
+    def legal_moves(self):
+        return list(self.legal)
+
+
+class FakeApp:
+    def __init__(self, mode="play", phase="input", cursor=0, legal=()):
+        self.mode = mode
+        self.phase = phase
+        self.cursor = cursor
+        self.game = FakeGame(legal) if mode == "play" else None
+
+
+def test_steer_goes_the_short_way_to_the_next_legal_cell():
+    from hardware.onebutton import NEXT, Steer
+
+    steer = Steer(UP, DOWN, LEFT, RIGHT)
+    app = FakeApp(cursor=29, legal=(29, 43, 45))       # f4 -> d6: two down, two left
+    events = steer.translate(app, [(NEXT, True), (NEXT, False), (SELECT, True)])
+    assert events == [(DOWN, True), (DOWN, False), (DOWN, True), (DOWN, False),
+                      (LEFT, True), (LEFT, False), (LEFT, True), (LEFT, False), (SELECT, True)]
+    app = FakeApp(cursor=45, legal=(2, 43, 45))        # after the last: round to the first (c1)
+    assert steer.taps(app) == [DOWN, DOWN, DOWN, LEFT, LEFT, LEFT]  # row 6 -> 1 wraps
+    app = FakeApp(cursor=0, legal=(7, 9))              # h1 is one step left of a1
+    assert steer.taps(app) == [LEFT]
+
+
+def test_steer_outside_play_is_a_down_tap():
+    from hardware.onebutton import NEXT, Steer
+
+    steer = Steer(UP, DOWN, LEFT, RIGHT)
+    for app in (FakeApp(mode="menu"), FakeApp(phase="think", legal=(3,)),
+                FakeApp(legal=())):
+        assert steer.translate(app, [(NEXT, True), (NEXT, False)]) == [(DOWN, True),
+                                                                        (DOWN, False)]

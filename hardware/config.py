@@ -112,13 +112,13 @@ def _to_int(text):
     """An int from decimal or 0x hex text, else the text itself."""
     text = text.strip()
     body = text[1:] if text[:1] == "-" else text
-    if body.isdigit():
-        return int(text)
-    if body[:2].lower() == "0x" and len(body) > 2:
-        try:
+    try:
+        if body.isdigit():
+            return int(text)
+        if body[:2].lower() == "0x" and len(body) > 2:
             return int(text, 16)
-        except ValueError:
-            pass
+    except ValueError:  # digits int() does not take, like "²"
+        pass
     return text
 
 

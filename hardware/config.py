@@ -86,7 +86,7 @@ def read_toml(path="settings.toml"):
     try:
         with open(path) as handle:
             text = handle.read()
-    except OSError:
+    except (OSError, ValueError):  # missing, or not UTF-8 text (UnicodeError)
         return values
     for line in text.split("\n"):
         line = line.strip()

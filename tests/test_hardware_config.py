@@ -157,3 +157,13 @@ def test_any_values_load_to_valid_settings(values):
         assert isinstance(getattr(loaded, attr), str)
     # Every value that was not taken as given is explained.
     assert len(loaded.errors) <= len(values)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=200) | st.text(max_size=200).map(lambda t: t.encode("utf-8")))
+def test_any_settings_file_loads(tmp_path_factory, data):
+    path = tmp_path_factory.mktemp("toml") / "settings.toml"
+    path.write_bytes(b"ROLIT_LAYOUT = " + data + b"\nROLIT_ROTATION = " + data[:3] + b"\n")
+    loaded = config.load(lambda key: None, path=str(path))
+    assert loaded.matrix_layout in ("rows", "serpentine")
+    assert loaded.matrix_rotation in (0, 90, 180, 270)

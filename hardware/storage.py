@@ -6,7 +6,7 @@ and ``writes`` (how many times the medium was actually written).
 
 The saved bytes are framed so that a blank or corrupt store is recognised instead of being handed
 to the game: ``b"RL"``, a format byte (1), the length (2 bytes, big-endian), a checksum (2 bytes:
-Fletcher-16 of the data), then the data. A store that does not start with ``b"RL"`` holds no game
+CRC-16/CCITT of the data), then the data. A store that does not start with ``b"RL"`` holds no game
 (``load()`` returns None quietly); a bad length or checksum also returns None, with ``error`` set.
 
 >>> import microcontroller
@@ -26,13 +26,17 @@ HEADER = 7
 
 
 def checksum(data):
-    """Fletcher-16 of ``data``, an int below 65536."""
-    a = 0
-    b = 0
+    """CRC-16/CCITT-FALSE of ``data`` (polynomial 0x1021, start 0xFFFF), an int below 65536.
+    Unlike a simple sum it catches a byte erased to 0xFF or cleared to 0x00."""
+    crc = 0xFFFF
     for byte in data:
-        a = (a + byte) % 255
-        b = (b + a) % 255
-    return b << 8 | a
+        crc ^= byte << 8
+        for _ in range(8):
+            if crc & 0x8000:
+                crc = ((crc << 1) ^ 0x1021) & 0xFFFF
+            else:
+                crc = (crc << 1) & 0xFFFF
+    return crc
 
 
 def frame(data):

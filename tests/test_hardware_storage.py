@@ -3,6 +3,8 @@
 import os
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from device_doubles import Device
 from hardware.buzzer import CUES, Buzzer
@@ -17,10 +19,17 @@ def device():
     dev.close()
 
 
-def test_fletcher16_known_value():
-    # Fletcher-16 of "abcde" is 0xC8F0 (the textbook example).
-    assert checksum(b"abcde") == 0xC8F0
-    assert checksum(b"") == 0
+def test_crc16_known_value():
+    assert checksum(b"123456789") == 0x29B1   # the CRC-16/CCITT-FALSE check value
+    assert checksum(b"") == 0xFFFF
+
+
+def test_a_byte_erased_to_ff_is_caught(device):
+    nvm = device.microcontroller.nvm
+    store = NvmStorage(nvm)
+    store.save(b"\x00\x01\x02")
+    nvm[HEADER] = 0xFF
+    assert store.load() is None and "corrupt" in store.error
 
 
 def test_blank_nvm_holds_no_game(device):
@@ -153,3 +162,28 @@ def test_buzzer_volume(device):
     assert device.pwmio.LOG == [(1320, 32768)]
     with pytest.raises(ValueError):
         Buzzer(device.board.GP15, volume=101, pwmio=device.pwmio)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(min_size=0, max_size=64), st.integers(0, 63), st.integers(0, 255))
+def test_damaged_nvm_never_raises_and_never_returns_wrong_data(data, where, byte):
+    nvm = bytearray(b"\xff" * 256)
+    store = NvmStorage(nvm)
+    store.save(data)
+    before = bytes(nvm)
+    nvm[where] = byte
+    loaded = NvmStorage(nvm).load()
+    if bytes(nvm) == before:
+        assert loaded == data
+    else:
+        # A changed byte is caught, unless it lies beyond the saved bytes.
+        assert loaded is None or (where >= HEADER + len(data) and loaded == data)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=300))
+def test_random_nvm_contents_load_safely(blob):
+    nvm = bytearray(blob + b"\xff" * (300 - len(blob)))
+    store = NvmStorage(nvm)
+    loaded = store.load()
+    assert loaded is None or checksum(loaded) == (nvm[5] << 8 | nvm[6])

@@ -27,10 +27,10 @@ PRESETS = {
     "blinka_pi": ("D18", "D5", "D6", "D13", "D19", "D26", "D21", "", "", "", ""),
 }
 PRESET_NAMES = ("pico", "pico_w", "feather_rp2040", "blinka_pi")
-_PIN_KEYS = ("ROLIT_MATRIX_PIN", "ROLIT_PIN_UP", "ROLIT_PIN_DOWN", "ROLIT_PIN_LEFT",
+PIN_KEYS = ("ROLIT_MATRIX_PIN", "ROLIT_PIN_UP", "ROLIT_PIN_DOWN", "ROLIT_PIN_LEFT",
              "ROLIT_PIN_RIGHT", "ROLIT_PIN_SELECT", "ROLIT_PIN_BACK", "ROLIT_JOY_X", "ROLIT_JOY_Y",
              "ROLIT_JOY_PRESS", "ROLIT_BUZZER_PIN")
-_PIN_ATTRS = ("matrix_pin", "pin_up", "pin_down", "pin_left", "pin_right", "pin_select",
+PIN_ATTRS = ("matrix_pin", "pin_up", "pin_down", "pin_left", "pin_right", "pin_select",
               "pin_back", "joy_x", "joy_y", "joy_press", "buzzer_pin")
 
 INPUTS = ("buttons", "joystick", "onebutton")
@@ -75,8 +75,8 @@ class Settings:
         self.preset = "pico"
         for key, attr, kind, default, low, high in KEYS:
             setattr(self, attr, default)
-        for i in range(len(_PIN_ATTRS)):
-            setattr(self, _PIN_ATTRS[i], PRESETS["pico"][i])
+        for i in range(len(PIN_ATTRS)):
+            setattr(self, PIN_ATTRS[i], PRESETS["pico"][i])
 
 
 def read_toml(path="settings.toml"):
@@ -171,15 +171,15 @@ def load(getenv=None, path="settings.toml"):
             errors.append("ROLIT_PRESET = %r is not one of %s; using pico"
                           % (preset, ", ".join(PRESET_NAMES)))
     pins = PRESETS[settings.preset]
-    for i in range(len(_PIN_KEYS)):
-        value = get(_PIN_KEYS[i])
+    for i in range(len(PIN_KEYS)):
+        value = get(PIN_KEYS[i])
         if value is None:
             value = pins[i]
         elif not isinstance(value, str) or (value and not _is_name(value)):
             errors.append("%s = %r is not a pin name like \"GP0\" or \"D5\"; using %r"
-                          % (_PIN_KEYS[i], value, pins[i]))
+                          % (PIN_KEYS[i], value, pins[i]))
             value = pins[i]
-        setattr(settings, _PIN_ATTRS[i], value.strip())
+        setattr(settings, PIN_ATTRS[i], value.strip())
     for key, attr, kind, default, low, high in KEYS:
         value = get(key)
         if value is None:

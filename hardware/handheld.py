@@ -100,7 +100,7 @@ class Handheld:
         name = getattr(self.settings, attr)
         pin = config.pin(board, name, what, self.errors)
         if pin is None and name:
-            default = config.PRESETS[self.settings.preset][config._PIN_ATTRS.index(attr)]
+            default = config.PRESETS[self.settings.preset][config.PIN_ATTRS.index(attr)]
             if default and default != name:
                 pin = config.pin(board, default, what, self.errors)
                 if pin is not None:

@@ -133,7 +133,7 @@ def test_no_getenv_and_no_file_gives_the_defaults(monkeypatch):
     assert settings.errors == [] and settings.preset == "pico"
 
 
-KEY_NAMES = [key for key, _, _, _, _, _ in config.KEYS] + list(config._PIN_KEYS) + ["ROLIT_PRESET"]
+KEY_NAMES = [key for key, _, _, _, _, _ in config.KEYS] + list(config.PIN_KEYS) + ["ROLIT_PRESET"]
 ODD_VALUES = st.one_of(st.integers(-2 ** 40, 2 ** 40), st.text(max_size=12), st.floats(),
                        st.booleans(), st.binary(max_size=4), st.none(),
                        st.sampled_from(["GP0", "rows", "90", "0x10", "-1", "GRB", " pico ", ""]))
@@ -153,7 +153,7 @@ def test_any_values_load_to_valid_settings(values):
             assert isinstance(value, str) and value
         else:
             assert value in kind and type(value) is type(kind[0])
-    for attr in config._PIN_ATTRS:
+    for attr in config.PIN_ATTRS:
         assert isinstance(getattr(loaded, attr), str)
     # Every value that was not taken as given is explained.
     assert len(loaded.errors) <= len(values)

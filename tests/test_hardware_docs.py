@@ -77,13 +77,13 @@ def test_guide_wiring_tables_match_the_presets():
 
 def test_every_setting_is_documented_and_in_every_preset_file():
     guide = read("docs/hardware.md")
-    keys = [key for key, _, _, _, _, _ in config.KEYS] + list(config._PIN_KEYS)
+    keys = [key for key, _, _, _, _, _ in config.KEYS] + list(config.PIN_KEYS)
     for key in keys:
         short = "_" + key.split("_", 2)[-1]
         assert key in guide or short in guide, key
     for preset in config.PRESET_NAMES:
         text = read("hardware/settings/%s.toml" % preset)
-        for key in config._PIN_KEYS + ("ROLIT_PRESET", "ROLIT_INPUT", "ROLIT_LAYOUT",
+        for key in config.PIN_KEYS + ("ROLIT_PRESET", "ROLIT_INPUT", "ROLIT_LAYOUT",
                                        "ROLIT_ROTATION", "ROLIT_PIXEL_ORDER", "ROLIT_BRIGHTNESS",
                                        "ROLIT_MAX_MA", "ROLIT_VOLUME", "ROLIT_STORAGE"):
             assert "\n%s = " % key in text, (preset, key)

@@ -40,7 +40,8 @@ CUE_UNDO = "undo"          # moves taken back
 CUE_START = "start"        # a game or round begins
 CUE_ERROR = "error"        # saved data was corrupt and has been replaced
 
-# Modes (``app.mode`` gives the name)
+# Modes (``app.mode`` gives the name; the attract mode is PLAY with computers only, shown as
+# "attract")
 TITLE = 0
 MENU = 1
 ATTRACT = 2
@@ -334,7 +335,9 @@ class App:
             dt = 0
         else:
             dt = (now - self._last) & WRAP_MASK
-            if dt > MAX_STEP_MS:
+            if dt > WRAP_MASK >> 1:
+                dt = 0  # the clock went back: no time passes
+            elif dt > MAX_STEP_MS:
                 dt = MAX_STEP_MS
         self._last = now & WRAP_MASK
         self._advance(dt)
@@ -387,8 +390,8 @@ class App:
                         self._repeat_ms[key] -= REPEAT_MS
                         self._press(key)
         mode = self._mode
-        if mode == PLAY or mode == ATTRACT:
-            if self._down[BACK] and not self._back_fired and mode == PLAY:
+        if mode == PLAY:
+            if self._down[BACK] and not self._back_fired and not self._attract:
                 if self._down_ms[BACK] >= HOLD_MS:
                     self._back_fired = True
                     self._open_pause()
@@ -491,7 +494,10 @@ class App:
                 self.cues.append(CUE_ILLEGAL)
         elif key == SELECT:
             if kind == menu.P_PLAY:
-                self._start_from_settings()
+                try:
+                    self._start_from_settings()
+                except ValueError:  # settings the rules refuse (Settings.fix prevents them)
+                    self.cues.append(CUE_ILLEGAL)
             else:
                 self._set_mode(SELFTEST)
                 if self._dirty:
@@ -849,10 +855,8 @@ class App:
         self.time_limit = 0
         self.hints = False
         self._make_ais()
-        self._attract = True
         self._sync()
         self._set_mode(PLAY)
-        self._attract = True
         self._begin_turn()
 
     def _leave_attract(self):

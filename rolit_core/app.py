@@ -348,6 +348,8 @@ class App:
             except TypeError:
                 pass  # not a list of pairs: ignored
         self._draw()
+        if self._attract and self.cues:
+            self.cues = []  # the attract mode plays silently
         return self.frame
 
     def _event(self, event):
@@ -459,8 +461,11 @@ class App:
             elif key == BACK:
                 self._quit()
         elif mode == SELFTEST:
-            if key == SELECT and self._t < self._selftest_keys_at():
-                self._t = self._selftest_keys_at()
+            if self._t < self._selftest_keys_at():
+                if key == SELECT:
+                    self._t = self._selftest_keys_at()
+            else:
+                self.cues.append(CUE_TICK)  # the buzzer answers every key
 
     def _release(self, key):
         if self._mode == PLAY and key == SELECT and self._preview:
@@ -1028,7 +1033,8 @@ class App:
                     for cell in range(size * size):
                         if cells[cell]:
                             frame[(cell // size + off) * 8 + cell % size + off] = colour
-            elif self._t % BLINK_MS < BLINK_ON_MS:
+            elif (self._t % BLINK_MS < BLINK_ON_MS if not self.time_limit or self._clock > 5000
+                  else self._t % 200 < 100):  # the last seconds: a hurried blink
                 if self._legal[cursor]:
                     frame[at] = shades.get(turn)
                 else:

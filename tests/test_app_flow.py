@@ -349,8 +349,18 @@ def test_time_limit_countdown_and_random_move_on_expiry():
     d.wait(15000)
     assert sum([1 for i in ring if d.frame[i] == dim_red]) == 14
     d.cues = []
-    d.wait(14900)
-    assert d.cues.count("tick") == 5  # the last five seconds tick
+    d.wait(9900)
+    assert d.cues == []
+    # the last five seconds: a tick each second, and the cursor blinks faster
+    blinks = 0
+    shown = d.at_cell(d.app.cursor)
+    for _ in range(5000 // d.step):
+        d.tick()
+        if d.at_cell(d.app.cursor) != shown:
+            blinks += 1
+            shown = d.at_cell(d.app.cursor)
+    assert blinks >= 45
+    assert d.cues.count("tick") == 5
     legal = app.game.legal_moves()
     assert app.game.moves == []
     d.wait(200)
@@ -410,6 +420,7 @@ def test_self_test_from_the_menu():
     outline = appmod._ST_OUTLINE
     d.press(UP)
     assert d.pixel(3, 0) == appmod._ST_KEY_COLOURS[UP] and d.pixel(3, 7) == outline
+    assert d.app.cues == ["tick"]  # and the buzzer answers
     d.release(UP)
     assert d.pixel(3, 0) == outline
     d.press(SELECT)
@@ -436,6 +447,7 @@ def test_attract_mode_after_a_minute_idle():
     d.wait(20000)
     assert len(demo.moves) > 10
     assert sum([1 for c in d.frame if lit(c)]) >= 14
+    assert "place" not in d.cues[-200:]  # silently
     d.tap(RIGHT)
     assert d.app.mode == "menu"
 

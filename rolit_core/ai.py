@@ -11,8 +11,8 @@
 
 ``easy`` looks one move ahead with a lot of noise. ``medium``, ``hard`` and ``expert`` search:
 alpha-beta for two seats (also the two-colours-each variant, where a seat plays both its colours),
-Best-Reply Search for three and four players (all opponents together make one reply, then it is
-our turn again; research on Rolit found it the strongest of the alpha-beta methods). Work is
+paranoid alpha-beta for three and four players (every other seat is assumed to play against us;
+at these small budgets it beat Best-Reply Search in our arena, see docs/ai.md). Work is
 counted in nodes (moves played on the search board), never in wall time, so a player makes the same
 move on a PC, in the browser and on a board, and a level's thinking time on a device is bounded.
 
@@ -32,13 +32,13 @@ from .rng import Random
 
 LEVELS = ("easy", "medium", "hard", "expert")
 
-# Per level: node budget, deepest iteration, exact endgame when this few cells are empty (two
-# seats only), noise added to each root move's 1-ply value (easy only).
+# Per level: node budget, deepest iteration with two seats, deepest with three or four players,
+# exact endgame when this few cells are empty (two seats only).
 _SETTINGS = {
-    "easy": (0, 1, 0, 0),
-    "medium": (120, 2, 0, 0),
-    "hard": (300, 8, 0, 0),
-    "expert": (12000, 30, 12, 0),
+    "easy": (0, 1, 1, 0),
+    "medium": (120, 2, 1, 0),
+    "hard": (300, 8, 8, 0),
+    "expert": (12000, 30, 30, 12),
 }
 
 _INF = 1 << 29
@@ -95,8 +95,7 @@ def _tables(size):
 
 
 class _Search:
-    """Iterative-deepening alpha-beta (paranoid for two seats, Best-Reply Search for more) on a
-    copy of the board, run with an explicit stack so that it can stop after any node and go on
+    """Iterative-deepening paranoid alpha-beta (plain alpha-beta for two seats) on a copy of the board, run with an explicit stack so that it can stop after any node and go on
     later."""
 
     def __init__(self, game, budget, max_depth, exact, rng):
@@ -124,9 +123,6 @@ class _Search:
             if seat != self.root_seat:
                 others.append(game.seat_colours[seat])
         self.others = others
-        # Opponent colours (Best-Reply Search: they reply together).
-        self.opponents = [c for c in game.colours if seat_of[c] != self.root_seat]
-        self.brs = len(game.seat_colours) > 2
         self.budget = budget
         self.max_depth = max_depth
         self.exact = exact if len(game.seat_colours) == 2 else 0
@@ -149,6 +145,8 @@ class _Search:
         self.is_max = [False] * _MAX_PLY
         self.depth_left = [0] * _MAX_PLY
         self.ply = 0
+        # History heuristic: per (colour, cell), how often the move cut the search short.
+        self.history = [0] * 320
         # Root moves, in a seeded random order among equal ranks.
         ranks = self.ranks
         root_moves = []
@@ -159,6 +157,7 @@ class _Search:
         self.result = root_moves[0]
         self.result_value = -_INF
         self.depth = 0
+        self.completed = 0
         self.done = len(root_moves) == 1
         self._next_iteration()
 
@@ -203,6 +202,7 @@ class _Search:
                 # The iteration finished: its best move is the answer so far.
                 self.result = self.best_move[0]
                 self.result_value = self.best[0]
+                self.completed = self.depth
                 self._next_iteration()
             if self.nodes >= self.budget and not self.done:
                 self._stop()
@@ -233,6 +233,7 @@ class _Search:
         depth_left = self.depth_left
         seat_of = self.seat_of
         root_seat = self.root_seat
+        history = self.history
         ply = self.ply
         used = 0
         limit = self.budget - self.nodes
@@ -242,7 +243,13 @@ class _Search:
             moves = moves_at[ply]
             i = index[ply]
             if i >= len(moves) or alpha[ply] >= beta[ply]:
-                # This node is done: hand its value to the parent.
+                # This node is done: hand its value to the parent. A move that cut the search
+                # short is tried early elsewhere too (history heuristic).
+                if i < len(moves):
+                    m = best_move[ply]
+                    k = (m & 7) << 6 | (m >> 3 & 63)
+                    h = history[k] + depth_left[ply] * depth_left[ply]
+                    history[k] = h if h < 1023 else 1023
                 if ply == 0:
                     ply = -1
                     break
@@ -298,7 +305,7 @@ class _Search:
             if counts[EMPTY] == 0:
                 value = self._final()
             else:
-                child = self._children(colour, is_max[ply])
+                child = self._children(colour)
                 self._push(ply + 1, child, seat_of[child[0] & 7] == root_seat, depth,
                            alpha[ply], beta[ply])
                 ply += 1
@@ -376,18 +383,16 @@ class _Search:
             pos[old] += weights[other]
         return value
 
-    def _children(self, colour, was_max):
-        """The replies after ``colour`` moved, encoded and ordered (best guesses first)."""
-        board = self.board
+    def _children(self, colour):
+        """The replies of the next colour after ``colour`` moved, encoded and ordered (best
+        guesses first: moves that cut the search short elsewhere, then corners, edges ...)."""
         ranks = self.ranks
+        history = self.history
+        mover = self.nxt[colour]
         out = []
-        if self.brs:
-            movers = self.opponents if was_max else (self.root,)
-        else:
-            movers = (self.nxt[colour],)
-        for mover in movers:
-            for cell in board.legal_moves(mover):
-                out.append((ranks[cell] << 6 | cell) << 3 | mover)
+        for cell in self.board.legal_moves(mover):
+            out.append(((1023 - history[mover << 6 | cell] << 3 | ranks[cell]) << 6 | cell) << 3
+                       | mover)
         out.sort()
         return out
 
@@ -479,7 +484,7 @@ class Player:
         self.level = level
         self.seed = seed
         self._rng = Random(seed)
-        self.budget, self.max_depth, self.exact, _ = _SETTINGS[level]
+        self.budget, self.max_depth, self.multi_depth, self.exact = _SETTINGS[level]
         self.thinking = False
         self.progress = 0
         self.nodes = 0
@@ -509,7 +514,8 @@ class Player:
         elif len(moves) == 1:
             self._answer = moves[0]
         else:
-            self._search = _Search(game, self.budget, self.max_depth, self.exact, self._rng)
+            depth = self.max_depth if len(game.seat_colours) == 2 else self.multi_depth
+            self._search = _Search(game, self.budget, depth, self.exact, self._rng)
 
     def step(self, budget=200):
         """Think for up to ``budget`` nodes. Returns the chosen cell, or ``None`` while thinking."""

@@ -105,7 +105,7 @@ def test_step_in_slices_gives_the_same_move_as_choose(level):
                     assert snapshot(game) == before
             assert cell == expected
             assert snapshot(game) == before
-            if budget < 100 and len(game.legal_moves()) > 1:
+            if budget == 1 and len(game.legal_moves()) > 1:
                 assert steps > 1, "a one-node slice cannot finish a real search"
 
 

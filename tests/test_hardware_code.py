@@ -11,7 +11,6 @@ import pytest
 
 from device_doubles import Device
 from rolit_core.app import App
-from rolit_core.game import Game
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FRESH = ("hardware.handheld",)   # imports supervisor.ticks_ms when loaded

@@ -155,15 +155,16 @@ def run_micropython():
     return done.stdout
 
 
-def cpython_live_heap():
-    """Live Python memory of an app with a hard player (tracemalloc)."""
+def cpython_live_heap(seats=("human", "hard")):
+    """Live Python memory of an app playing ``seats`` (tracemalloc)."""
     import tracemalloc
     sys.path.insert(0, ROOT)
     from rolit_core.app import SELECT, App
     from rolit_core import ai  # noqa: F401 (code objects are not the app's memory)
+    App(seed=1).start(seats=seats)  # the board's shared geometry tables, built once
     tracemalloc.start()
     app = App(seed=2)
-    app.start(seats=("human", "hard"), first="red")
+    app.start(seats=seats, first="red")
     now = 0
     for _ in range(300):
         now += 20
@@ -176,9 +177,10 @@ def cpython_live_heap():
 def main():
     print("CPython %s" % sys.version.split()[0])
     print(run_cpython(), end="")
-    current, peak = cpython_live_heap()
-    print("tracemalloc, app + hard player after 300 frames: current %d B, peak %d B"
-          % (current, peak))
+    for seats in (("human", "human"), ("human", "hard")):
+        current, peak = cpython_live_heap(seats)
+        print("tracemalloc, app playing %s after 300 frames: current %d B, peak %d B"
+              % (" v ".join(seats), current, peak))
     print()
     print("MicroPython (WebAssembly runner)")
     out = run_micropython()

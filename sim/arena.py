@@ -160,7 +160,7 @@ def run(specs, games, size=8, teams=False, tie="shared", seed=1, jobs=1, out=sys
     err.write("\n")
     out.write("%d games, %d players, %dx%d%s, tie rule %s, seed %d, seats and first colour rotated\n"
               % (games, count, size, size, ", two colours each" if teams else "", tie, seed))
-    header = "%-3s %-24s %7s %17s %5s %5s %8s %9s %9s %7s\n"
+    header = "%-3s %-28s %7s %17s %5s %5s %8s %9s %9s %7s\n"
     out.write(header % ("#", "player", "score", "95% CI", "wins", "ties", "points",
                         "ms/move", "worst ms", "illegal"))
     rows = []
@@ -172,8 +172,8 @@ def run(specs, games, size=8, teams=False, tie="shared", seed=1, jobs=1, out=sys
                "ties": ties[who], "points": points[who] / games, "ms_per_move": per_move,
                "worst_ms": 1000.0 * stat[2], "illegal": stat[3]}
         rows.append(row)
-        out.write("%-3d %-24s %6.1f%% %17s %5d %5d %8.1f %9.1f %9.1f %7d\n" % (
-            who + 1, specs[who][:24], 100 * mean,
+        out.write("%-3d %-28s %6.1f%% %17s %5d %5d %8.1f %9.1f %9.1f %7d\n" % (
+            who + 1, specs[who][:28], 100 * mean,
             "[%.1f%%, %.1f%%]" % (100 * max(0.0, mean - half), 100 * min(1.0, mean + half)),
             wins[who], ties[who], row["points"], per_move, row["worst_ms"], stat[3]))
     return rows

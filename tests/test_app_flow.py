@@ -446,6 +446,9 @@ def test_attract_mode_after_a_minute_idle():
     demo = d.app._game
     d.wait(20000)
     assert len(demo.moves) > 10
+    replay = Game(4, 8, demo.first)
+    for cell in demo.moves:  # computers playing legal moves
+        replay.play(cell)
     assert sum([1 for c in d.frame if lit(c)]) >= 14
     assert "place" not in d.cues[-200:]  # silently
     d.tap(RIGHT)
@@ -581,3 +584,19 @@ def test_thinking_shows_a_comet_round_the_border():
             heads.append(lit_ring[0])
     assert len(set(heads)) >= 5  # it moves
     assert d.app.game.moves and d.app.game.board.moves[0][1] == RED
+
+
+def test_levels_offered_in_the_menu():
+    for levels, offered in ((None, ["human", "easy", "medium", "hard"]),
+                            (("easy", "medium", "hard", "expert"),
+                             ["human", "easy", "medium", "hard", "expert"])):
+        d = Driver(App(seed=1) if levels is None else App(seed=1, levels=levels))
+        to_menu(d)
+        goto_page(d, appmod.menu.P_SEAT)
+        d.tap(DOWN)  # the second seat
+        seen = []
+        for _ in range(len(offered)):
+            seen.append(d.app.settings.seats[1])
+            d.tap(RIGHT)
+        assert sorted(seen) == sorted(offered)
+        assert d.app.settings.seats[1] == seen[0]  # round again

@@ -63,6 +63,7 @@ THINK = 1    # a computer player thinks
 ANIMATE = 2  # a move is shown
 
 LEVELS = ("easy", "medium", "hard", "expert")
+EXPERT_FACTOR = 30      # "expert" (desktop only) thinks this many times think_nodes a frame
 DEVICE_LEVELS = ("easy", "medium", "hard")
 
 WRAP_MASK = (1 << 29) - 1
@@ -641,8 +642,11 @@ class App:
         ai = self._ai
         cell = None
         if ai is not None:
+            nodes = self.think_nodes
+            if self.kinds[self._game.seat_of(self._game.turn)] == "expert":
+                nodes *= EXPERT_FACTOR  # desktop only: its big budget in reasonable time
             try:
-                cell = ai.step(self.think_nodes)
+                cell = ai.step(nodes)
             except Exception:
                 ai = self._ai = None
         if ai is None:

@@ -20,6 +20,11 @@ Anything else (wrong magic, version, length, checksum, or a value out of range) 
 ``SaveError``; a saved match is also replayed move by move, so an illegal move is caught too.
 """
 
+from .game import Match, seating
+
+KINDS = ("human", "easy", "medium", "hard", "expert")  # seat kinds by their number
+TIES = ("shared", "none")
+
 MAGIC = b"RH"
 VERSION = 1
 SETTINGS_SIZE = 14
@@ -133,3 +138,47 @@ def decode_match(data):
         raise SaveError("saved match has extra bytes")
     return (players, kinds, size, bool(teams), tie, rounds, time_limit, bool(hints), first,
             rounds_moves)
+
+
+def encode(settings, match=None, kinds=(), time_limit=0, hints=False, first=1, history=()):
+    """The stored bytes for ``settings`` (a ``menu.Settings``) and the ``match`` in progress (or
+    None): its seat ``kinds`` (names), options, the ``first`` colour of round 1 and ``history``,
+    the moves of its finished rounds."""
+    payload = bytearray(settings.to_bytes())
+    if match is None:
+        payload.append(0)
+    else:
+        payload.append(1)
+        rounds_moves = list(history)
+        rounds_moves.append(match.game.moves)
+        payload.extend(encode_match((match.players, [KINDS.index(k) for k in kinds], match.size,
+                                     match.teams, TIES.index(match.tie), match.rounds,
+                                     time_limit, hints, first, rounds_moves)))
+    return pack(payload)
+
+
+def decode(data, settings):
+    """Check stored ``data``, set ``settings`` from it and return the saved match as
+    ``(match, kinds, time_limit, hints, history)``, or None if none was in progress. Raises
+    ``SaveError`` (or another ``ValueError``) on anything wrong; every saved move is replayed
+    through the rules."""
+    payload = unpack(data)
+    settings.from_bytes(payload[:SETTINGS_SIZE])
+    rest = payload[SETTINGS_SIZE:]
+    if len(rest) < 1 or rest[0] > 1 or (rest[0] == 0 and len(rest) != 1):
+        raise SaveError("bad game flag")
+    if rest[0] == 0:
+        return None
+    players, kinds, size, teams, tie, rounds, time_limit, hints, first, rounds_moves = \
+        decode_match(rest[1:])
+    seat_count = len(seating(players, teams))
+    kinds = tuple([KINDS[k] for k in kinds[:seat_count]])
+    match = Match(rounds, players, size, teams, TIES[tie], first, 0)
+    for index in range(len(rounds_moves)):
+        if index:
+            match.next_round()
+        for cell in rounds_moves[index]:
+            match.game.play(cell)
+        if index < len(rounds_moves) - 1 and not match.game.over:
+            raise SaveError("an earlier round is not finished")
+    return match, kinds, time_limit, hints, rounds_moves[:-1]

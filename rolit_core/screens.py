@@ -1,0 +1,170 @@
+"""The app's screens other than the board and the menu: title, pause, round-end bars, rounds
+table, match end, self-test and the error pattern.
+
+Each ``draw_*`` function paints into a cleared 64-entry frame list, using ``shades`` (a
+``palette.Shades``) for its colours; ``t`` is the milliseconds since the screen was shown.
+"""
+
+from . import font, palette
+
+POUR_MS = 40            # per ball counted into the round-end bars
+WIN_FLASH_MS = 250      # winners' bars and the newest won round blink this fast
+
+# Round-end bars and the rounds table: the matrix columns of each seat, by number of seats
+BAR_COLUMNS = (None, None, ((1, 2), (5, 6)), ((0, 1), (3, 4), (6, 7)),
+               ((0, 1), (2, 3), (4, 5), (6, 7)))
+
+SELFTEST_SWEEP_MS = 30   # per pixel of the walk through the matrix
+SELFTEST_COLOUR_MS = 600  # per full-matrix colour
+SELFTEST_LEVEL = 48      # the self-test's fixed low level (the brightness setting is ignored)
+SELFTEST_KEYS_AT = 64 * SELFTEST_SWEEP_MS + 4 * SELFTEST_COLOUR_MS  # then the key test
+_ST_COLOURS = ((SELFTEST_LEVEL, 0, 0), (0, SELFTEST_LEVEL, 0), (0, 0, SELFTEST_LEVEL),
+               (SELFTEST_LEVEL, SELFTEST_LEVEL, SELFTEST_LEVEL))
+_ST_OUTLINE = (4, 4, 4)
+# Self-test regions per key (UP, DOWN, LEFT, RIGHT, SELECT, BACK): (x0, y0, x1, y1), end
+# exclusive
+_ST_REGIONS = (
+    ((2, 0, 6, 2),),                                            # UP: top middle
+    ((2, 6, 6, 8),),                                            # DOWN: bottom middle
+    ((0, 2, 2, 6),),                                            # LEFT: left middle
+    ((6, 2, 8, 6),),                                            # RIGHT: right middle
+    ((3, 3, 5, 5),),                                            # SELECT: centre
+    ((0, 0, 2, 2), (6, 0, 8, 2), (0, 6, 2, 8), (6, 6, 8, 8)),   # BACK: corners
+)
+_ST_KEY_COLOURS = ((48, 0, 0), (0, 48, 0), (0, 0, 48), (48, 36, 0), (48, 48, 48), (36, 0, 48))
+
+
+def draw_title(frame, shades, t):
+    """The four start balls appear one by one, then rings of colour ripple outward."""
+    appear = ((27, 1), (28, 2), (36, 3), (35, 4))
+    for i in range(4):
+        if t >= 400 + 200 * i:
+            frame[appear[i][0]] = shades.get(appear[i][1])
+    if t >= 1300:
+        wave = (t - 1300) // 150
+        radius = wave % 4
+        colour = shades.get(1 + wave % 4, 110)
+        if radius:
+            for y in range(8):
+                for x in range(8):
+                    dx = 2 * x - 7
+                    dy = 2 * y - 7
+                    d = dx if dx > 0 else -dx
+                    e = dy if dy > 0 else -dy
+                    if (d if d > e else e) // 2 == radius:
+                        frame[y * 8 + x] = colour
+
+
+def draw_pause(frame, shades, item, can_undo):
+    """The icon of pause item ``item`` (resume, undo, restart, quit) and a dot per item."""
+    font.draw_picture(frame, font.PAUSE_ICONS[item], 0, shades)
+    if item == 1 and not can_undo:
+        dim = shades.get(palette.YELLOW, 50)
+        black = shades.get(0)
+        for i in range(48):
+            if frame[i] is not black:
+                frame[i] = dim
+    for i in range(4):
+        frame[56 + 1 + 2 * i] = shades.get(palette.WHITE, 255 if i == item else 50)
+
+
+def pour_ms(scores):
+    """How long the round-end bars take to fill."""
+    best = 0
+    for score in scores:
+        if score > best:
+            best = score
+    return best * POUR_MS
+
+
+def draw_bars(frame, shades, game, scores, winners, t):
+    """Balls poured into one bar per seat (a seat's two colours stacked), the tallest bar the
+    full height; once full, the winners' bars blink."""
+    seats = game.seat_colours
+    columns = BAR_COLUMNS[len(seats)]
+    best = 1
+    for score in scores:
+        if score > best:
+            best = score
+    full = pour_ms(scores)
+    counted_all = t // POUR_MS
+    flash_off = t >= full and (t - full) // WIN_FLASH_MS % 2 == 1
+    for seat in range(len(seats)):
+        if flash_off and seat in winners:
+            continue
+        colours = seats[seat]
+        counted = scores[seat] if counted_all > scores[seat] else counted_all
+        units = counted * 8 * 256 // best   # bar height in 1/256 pixels
+        first_count = game.board.count(colours[0])
+        for p in range(8):
+            fill = units - p * 256
+            if fill <= 0:
+                break
+            level = 255 if fill >= 256 else (fill if fill > 40 else 40)
+            colour = colours[0]
+            if len(colours) > 1 and p * best // 8 >= first_count:
+                colour = colours[1]
+            value = shades.get(colour, level)
+            for x in columns[seat]:
+                frame[(7 - p) * 8 + x] = value
+
+
+def draw_table(frame, shades, match, winners, t):
+    """Rounds won: a dot per round in each seat's columns (the newest blinking), and the
+    rounds on row 0, the ones begun bright."""
+    seats = match.seat_colours
+    columns = BAR_COLUMNS[len(seats)]
+    won = match.rounds_won
+    for seat in range(len(seats)):
+        value = shades.get(seats[seat][0])
+        for p in range(won[seat] if won[seat] < 7 else 7):
+            newest = p == won[seat] - 1 and seat in winners
+            if newest and t // WIN_FLASH_MS % 2:
+                continue
+            for x in columns[seat]:
+                frame[(7 - p) * 8 + x] = value
+    for r in range(match.rounds if match.rounds < 8 else 8):
+        frame[r] = shades.get(palette.WHITE, 255 if r < match.round else 40)
+
+
+def draw_match_end(frame, shades, colours, t):
+    """Rings moving outward in the match winners' colours."""
+    if not colours:
+        return
+    shift = t // 200
+    for y in range(8):
+        for x in range(8):
+            ring = x if x < y else y
+            if 7 - x < ring:
+                ring = 7 - x
+            if 7 - y < ring:
+                ring = 7 - y
+            if (ring + shift) % 2 == 0:
+                frame[y * 8 + x] = shades.get(colours[(ring + shift) // 2 % len(colours)])
+
+
+def draw_selftest(frame, t, down):
+    """A white pixel walks the matrix in frame order, then the whole matrix shows red, green,
+    blue and white; then each key held (``down[key]``) lights its own region."""
+    sweep = 64 * SELFTEST_SWEEP_MS
+    if t < sweep:
+        frame[t // SELFTEST_SWEEP_MS] = _ST_COLOURS[3]
+        return
+    t -= sweep
+    if t < 4 * SELFTEST_COLOUR_MS:
+        colour = _ST_COLOURS[t // SELFTEST_COLOUR_MS]
+        for i in range(64):
+            frame[i] = colour
+        return
+    for key in range(6):
+        colour = _ST_KEY_COLOURS[key] if down[key] else _ST_OUTLINE
+        for x0, y0, x1, y1 in _ST_REGIONS[key]:
+            for y in range(y0, y1):
+                for x in range(x0, x1):
+                    frame[y * 8 + x] = colour
+
+
+def draw_error(frame, shades, t):
+    """A blinking red cross: saved data was refused."""
+    if t % 500 < 300:
+        font.draw_picture(frame, font.ERROR, 0, shades)

@@ -104,6 +104,7 @@ class App(Play, Rounds):
         self._ai = None
         self._ai_cell = None
         self._first = 0
+        self._first_choice = None
         self._history = []
         self._lines = []
         self._move_cell = 0
@@ -195,6 +196,7 @@ class App(Play, Rounds):
             raise ValueError("time_limit is seconds 0-3600, not %r" % (time_limit,))
         seed = self._rng.bits()
         match = Match(rounds, players, size, teams, tie, first, seed)
+        self._first_choice = None if record is not None else first  # for "play again"
         if record is not None:
             for cell in game.moves:
                 match.game.play(cell)

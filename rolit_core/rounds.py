@@ -94,8 +94,8 @@ class Rounds:
 
     def _again(self):
         m = self.match
-        first = self.settings.first if self.settings.first in m.game.colours else None
-        match = Match(m.rounds, m.players, m.size, m.teams, m.tie, first, self._rng.bits())
+        match = Match(m.rounds, m.players, m.size, m.teams, m.tie, self._first_choice,
+                      self._rng.bits())
         self._begin_match(match, self.kinds, self.time_limit, self.hints)
         self._save()
 

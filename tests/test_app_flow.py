@@ -270,8 +270,9 @@ def test_match_of_three_rounds_rotates_the_start():
         d.tick()
         seen.update([c for c in d.frame if lit(c)])
     assert seen == colours
-    d.tap(SELECT)  # again: a new match with the same seats
+    d.tap(SELECT)  # again: a new match with the same seats, green starting as asked
     assert app.mode == "play" and app.match.round == 1 and app.game.board.moves == []
+    assert app.game.first == GREEN and app.kinds == ("human", "human")
 
 
 def open_pause(d):

@@ -286,8 +286,9 @@ class App(Play, Rounds):
         pressed = bool(pressed)
         if pressed:
             self._idle = 0
-            if self._down[key]:
-                return  # a repeated press without release: ignore
+            if self._down[key]:  # pressed again without a release: take the release as lost
+                self._down[key] = False
+                self._release(key)
             self._down[key] = True
             self._down_ms[key] = 0
             self._repeat_ms[key] = 0

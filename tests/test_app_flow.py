@@ -602,3 +602,19 @@ def test_levels_offered_in_the_menu():
             d.tap(RIGHT)
         assert sorted(seen) == sorted(offered)
         assert d.app.settings.seats[1] == seen[0]  # round again
+
+
+def test_a_lost_release_counts_as_one():
+    # a driver that drops releases still navigates: each press acts once
+    d = Driver(seed=1)
+    to_menu(d)
+    d.press(DOWN)
+    d.press(DOWN)
+    d.press(DOWN)
+    assert d.app.page == ("seat", 1)
+    d.release(DOWN)
+    d.start(seats=("human", "human"), first="red")
+    cell = d.app.cursor
+    d.press(SELECT)
+    d.press(SELECT)  # the first press's release was lost: it places the previewed ball
+    assert d.app.game.moves == [cell]

@@ -43,15 +43,19 @@ class Watch:
         if game is self.game:
             old = self.board.moves
             if moves != old:
-                if len(moves) == len(old) + 1 and moves[:-1] == old:
-                    cell, colour = moves[-1]
-                    assert colour == self.turn and self.board.is_legal(cell, colour), moves[-1]
+                # undone moves (a common start, shorter), then new moves, each one legal
+                same = 0
+                while same < len(old) and same < len(moves) and old[same] == moves[same]:
+                    same += 1
+                while len(self.board.moves) > same:
+                    self.board.undo()
+                turn = self.turn if same == len(old) else old[same][1]
+                for cell, colour in moves[same:]:
+                    assert colour == turn, (cell, colour)
+                    assert self.board.is_legal(cell, colour), (cell, colour)
                     self.board.play(cell, colour)
                     self.moves += 1
-                else:  # an undo: the moves so far, shorter
-                    assert len(moves) < len(old) and old[:len(moves)] == moves
-                    while len(self.board.moves) > len(moves):
-                        self.board.undo()
+                    turn = game.next_colour(colour)
                 self.changes += 1
             assert self.board == game.board
         else:

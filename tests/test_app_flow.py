@@ -618,3 +618,69 @@ def test_a_lost_release_counts_as_one():
     d.press(SELECT)
     d.press(SELECT)  # the first press's release was lost: it places the previewed ball
     assert d.app.game.moves == [cell]
+
+
+def play_out(d, seed=1):
+    rng = random.Random(seed)
+    while d.app.mode == "play":
+        if d.app.phase == "input":
+            d.play(rng.choice(d.app.game.legal_moves()))
+        else:
+            d.tick()
+
+
+def test_solo_from_the_menu_plays_both_colours():
+    d = Driver(seed=12)
+    to_menu(d)
+    goto_page(d, appmod.menu.P_PLAYERS)
+    d.tap(LEFT)  # 2 -> 1
+    assert d.app.settings.players == 1
+    assert d.pixel(0, 0) == d.colour(RED) and d.pixel(4, 0) == d.colour(GREEN)
+    goto_page(d, appmod.menu.P_FIRST)
+    d.tap(RIGHT)  # random -> red
+    assert d.app.settings.first == RED
+    assert d.pixel(4, 5) == d.colour(RED)
+    goto_page(d, appmod.menu.P_PLAY)
+    d.tap(SELECT)
+    assert d.app.kinds == ("human", "human") and d.app.game.first == RED
+    d.play(d.app.game.legal_moves()[0])
+    assert d.app.game.turn == GREEN and d.app.phase == "input"
+
+
+def test_two_colours_each_stacks_the_bars():
+    d = Driver(seed=13)
+    d.start(seats=("human", "human"), teams=True, size=4)
+    play_out(d)
+    game = d.app.game
+    scores = game.scores()
+    best = max(scores)
+    d.wait(best * appmod.POUR_MS + 10)
+    for seat, x in ((0, 1), (1, 5)):
+        colours = game.seat_colours[seat]
+        if seat in game.winners():
+            continue
+        height = bar_height(d, x)
+        assert height == expected_bar(scores[seat], best)
+        shown = set([d.pixel(x, 7 - p) for p in range(height)])
+        if game.board.count(colours[0]) and game.board.count(colours[1]) and height > 2:
+            assert d.colour(colours[0]) in shown and d.colour(colours[1]) in shown
+
+
+def test_tie_rule_none_has_no_winner_to_flash():
+    # 4x4, red and green: find a seed where the round ends 8-8
+    for seed in range(60):
+        d = Driver(seed=seed)
+        d.start(seats=("human", "human"), size=4, tie="none")
+        play_out(d, seed)
+        if d.app.game.scores()[0] == d.app.game.scores()[1]:
+            break
+    else:
+        raise AssertionError("no tied round found")
+    assert d.app.game.winners() == ()
+    d.wait(8 * appmod.POUR_MS + 10)
+    frames = set()
+    for _ in range(30):
+        d.tick()
+        frames.add(d.frame)
+    assert len(frames) == 1  # nothing flashes
+    assert "win" not in d.cues

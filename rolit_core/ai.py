@@ -41,6 +41,16 @@ _SETTINGS = {
     "expert": (12000, 30, 30, 12),
 }
 
+# With three or four players: how much the leader among the others counts against us, and how
+# much the field's mean does.
+_LEADER = 1
+_DISC = 4
+_DISC_LATE = 12
+_FIELD = 1
+
+# Levels that model opponents (3-4 players) instead of assuming they all play against us.
+_MODEL_LEVELS = ("hard",)
+
 _INF = 1 << 29
 _MAX_PLY = 66
 
@@ -98,7 +108,7 @@ class _Search:
     """Iterative-deepening paranoid alpha-beta (plain alpha-beta for two seats) on a copy of the board, run with an explicit stack so that it can stop after any node and go on
     later."""
 
-    def __init__(self, game, budget, max_depth, exact, rng):
+    def __init__(self, game, budget, max_depth, exact, rng, model=False):
         board = game.board.copy()
         self.board = board
         size = board.size
@@ -123,6 +133,15 @@ class _Search:
             if seat != self.root_seat:
                 others.append(game.seat_colours[seat])
         self.others = others
+        # Per seat, the other seats (for valuing a position from an opponent's side).
+        rivals = []
+        for seat in range(len(game.seat_colours)):
+            rivals.append([game.seat_colours[s] for s in range(len(game.seat_colours)) if s != seat])
+        self.rivals = rivals
+        # Opponent model (3-4 players): each opponent is expected to play its best move by a
+        # one-move look from its own side, so only our moves branch.
+        self.model = model and len(game.seat_colours) > 2
+        self.extra = 0
         self.budget = budget
         self.max_depth = max_depth
         self.exact = exact if len(game.seat_colours) == 2 else 0
@@ -171,6 +190,9 @@ class _Search:
         depth = self.depth + 1
         if self.exact and empties <= self.exact and depth >= 3:
             depth = empties
+        if self.model:
+            # Whole rounds only: a value taken in the middle of a round flatters whoever moved last.
+            depth = (self.depth // len(self.seats) + 1) * len(self.seats)
         self.depth = depth
         # The previous best first.
         moves = self.root_moves
@@ -306,6 +328,9 @@ class _Search:
                 value = self._final()
             else:
                 child = self._children(colour)
+                if self.extra:
+                    used += self.extra
+                    self.extra = 0
                 self._push(ply + 1, child, seat_of[child[0] & 7] == root_seat, depth,
                            alpha[ply], beta[ply])
                 ply += 1
@@ -344,7 +369,7 @@ class _Search:
         pos[colour] -= loss
         board.undo()
 
-    def _leaf(self, cell, colour):
+    def _leaf(self, cell, colour, seat=-1):
         # Put the ball and turn the balls in place (cells, counts and positional sums only),
         # value the position, and put everything back.
         board = self.board
@@ -367,10 +392,10 @@ class _Search:
         counts[colour] += len(turned) + 1
         counts[EMPTY] -= 1
         cells[cell] = colour
-        if counts[EMPTY] == 0:
+        if counts[EMPTY] == 0 and seat < 0:
             value = self._final()
         else:
-            value = self._evaluate()
+            value = self._evaluate(seat)
         cells[cell] = EMPTY
         counts[EMPTY] += 1
         counts[colour] -= len(turned) + 1
@@ -390,6 +415,19 @@ class _Search:
         history = self.history
         mover = self.nxt[colour]
         out = []
+        seat = self.seat_of[mover]
+        if self.model and seat != self.root_seat:
+            best = 0
+            best_value = -_INF
+            moves = self.board.legal_moves(mover)
+            self.extra += len(moves)
+            for cell in moves:
+                value = self._leaf(cell, mover, seat)
+                if value > best_value:
+                    best_value = value
+                    best = cell
+            out.append(best << 3 | mover)
+            return out
         for cell in self.board.legal_moves(mover):
             out.append(((1023 - history[mover << 6 | cell] << 3 | ranks[cell]) << 6 | cell) << 3
                        | mover)
@@ -412,7 +450,7 @@ class _Search:
                 worst = points
         return (mine - worst) << 8
 
-    def _evaluate(self):
+    def _evaluate(self, seat=-1):
         board = self.board
         cells = board._cells
         counts = board._counts
@@ -421,7 +459,7 @@ class _Search:
         total = self.cells
         # Discs count more as the board fills; position counts more early on.
         value = [0, 0, 0, 0, 0]
-        disc = 4 + 12 * (total - empties) // total
+        disc = _DISC + _DISC_LATE * (total - empties) // total
         for colour in (1, 2, 3, 4):
             value[colour] = counts[colour] * disc + pos[colour]
         size = self.size
@@ -448,10 +486,14 @@ class _Search:
                     run += 1
                     k += step_c
                 value[owner] += run * 6
+        if seat < 0:
+            return self._for_seat(value, self.mine, self.others)
+        return self._for_seat(value, self.seats[seat], self.rivals[seat])
+
+    def _for_seat(self, value, mine_colours, others):
         mine = 0
-        for colour in self.mine:
+        for colour in mine_colours:
             mine += value[colour]
-        others = self.others
         if len(others) == 1:
             theirs = 0
             for colour in others[0]:
@@ -466,7 +508,7 @@ class _Search:
             total_others += points
             if points > worst:
                 worst = points
-        return mine - (worst + total_others // len(others)) // 2
+        return mine - (worst * _LEADER + total_others // len(others) * _FIELD) // (_LEADER + _FIELD)
 
 
 class Player:
@@ -515,7 +557,8 @@ class Player:
             self._answer = moves[0]
         else:
             depth = self.max_depth if len(game.seat_colours) == 2 else self.multi_depth
-            self._search = _Search(game, self.budget, depth, self.exact, self._rng)
+            self._search = _Search(game, self.budget, depth, self.exact, self._rng,
+                                   self.level in _MODEL_LEVELS)
 
     def step(self, budget=200):
         """Think for up to ``budget`` nodes. Returns the chosen cell, or ``None`` while thinking."""

@@ -80,35 +80,41 @@ NAMES = ("", "Red", "Yellow", "Green", "Blue")
 
 
 def menu_page(app):
-    """The menu page on show and its value, in words (for the side panel), or None.
-
-    The App has no public accessor for its menu position, so this reads ``_pages``/``_page``
-    defensively: if the App changes, the side panel just shows less.
-    """
-    try:
-        from rolit_core import menu
-        page = app._pages[app._page]
-        kind, seat = page >> 3, page & 7
-        s = app.settings
-        values = {
-            menu.P_PLAY: "start the game (select)",
-            menu.P_PLAYERS: "players %d%s" % (s.players, " (solo)" if s.players == 1 else ""),
-            menu.P_SEAT: "%s is %s" % (NAMES[s.seat_colours()[seat][0]], s.seats[seat]),
-            menu.P_SIZE: "board %dx%d" % (s.size, s.size),
-            menu.P_TEAMS: "two colours each: %s" % ("yes" if s.teams else "no"),
-            menu.P_ROUNDS: "rounds %d" % s.rounds,
-            menu.P_TIME: "time per move: %s" % ("%d s" % s.time_limit if s.time_limit
-                                                else "off"),
-            menu.P_TIE: "tie rule: %s" % s.tie,
-            menu.P_FIRST: "first: %s" % (NAMES[s.first] if s.first else "random"),
-            menu.P_HINTS: "hints %s" % ("on" if s.hints else "off"),
-            menu.P_BRIGHT: "brightness %d of 5" % s.brightness,
-            menu.P_PALETTE: "palette: %s" % ("colour-blind" if s.colour_blind else "normal"),
-            menu.P_SELFTEST: "self-test (select)",
-        }
-        return values.get(kind)
-    except (AttributeError, IndexError, KeyError, TypeError, ImportError):
+    """The menu page on show and its value, in words (for the side panel), or None."""
+    page = app.page
+    if page is None or app.mode != "menu":
         return None
+    name, seat = page
+    s = app.settings
+    if name == "play":
+        return "start the game (select)"
+    if name == "players":
+        return "players %d%s" % (s.players, " (solo)" if s.players == 1 else "")
+    if name == "seat":
+        return "%s is %s" % (NAMES[s.seat_colours()[seat][0]], s.seats[seat])
+    if name == "size":
+        return "board %dx%d" % (s.size, s.size)
+    if name == "teams":
+        return "two colours each: %s" % ("yes" if s.teams else "no")
+    if name == "rounds":
+        return "rounds %d" % s.rounds
+    if name == "time":
+        return "time per move: %s" % ("%d s" % s.time_limit if s.time_limit else "off")
+    if name == "tie":
+        return "tie rule: %s" % s.tie
+    if name == "first":
+        return "first: %s" % (NAMES[s.first] if s.first else "random")
+    if name == "hints":
+        return "hints %s" % ("on" if s.hints else "off")
+    if name == "brightness":
+        return "brightness %d of 5" % s.brightness
+    if name == "palette":
+        return "palette: %s" % ("colour-blind" if s.colour_blind else "normal")
+    if name == "self-test":
+        return "self-test (select)"
+    return None
+
+
 MODE_TITLES = {"title": "Starting", "menu": "Menu",
                "attract": "Demo: press any key", "selftest": "Self-test",
                "error": "Saved data was damaged: starting fresh"}

@@ -11,7 +11,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RP2040_FACTOR = 15  # RP2040 + CircuitPython versus the MicroPython runner on this PC (docs/ai.md)
+RP2040_FACTOR = 20  # RP2040 + CircuitPython versus the MicroPython runner on this PC (docs/ai.md)
 
 # Runs unchanged on CPython and MicroPython; prints "level moves mean_ms worst_ms nodes/move".
 SCRIPT = """

@@ -37,8 +37,8 @@ LEVELS = ("easy", "medium", "hard", "expert")
 _SETTINGS = {
     "easy": (0, 1, 1, 0),
     "medium": (120, 2, 1, 0),
-    "hard": (300, 8, 8, 0),
-    "expert": (12000, 30, 30, 12),
+    "hard": (500, 8, 8, 0),
+    "expert": (30000, 30, 30, 12),
 }
 
 # With three or four players: how much the leader among the others counts against us, and how

@@ -221,6 +221,7 @@ print(game.scores()[0], game.scores()[1], most)
 """
 
 
+@pytest.mark.micropython
 def test_hard_against_hard_whole_game_on_micropython():
     out = run_micropython(HARD_VS_HARD).split("\n")
     moves = [int(c) for c in out[0].split()]

@@ -18,6 +18,12 @@ The board screen's behaviour is in :mod:`rolit_core.play`, the other screens' pi
 :mod:`rolit_core.save`.
 """
 
+# The computer players first: the biggest module compiles best while the heap is still empty
+# (imported later, from inside start(), a board needs 40 KB more heap: docs/memory.md).
+try:
+    from . import ai  # noqa: F401
+except ImportError:  # a build without computer players plays random moves for them
+    pass
 from . import menu, palette, save, screens
 # Keys, cues and mode names are this module's API too (drivers import them from here).
 from .events import (ATTRACT, BACK, CUE_CAPTURE, CUE_ERROR, CUE_ILLEGAL, CUE_PLACE,  # noqa: F401

@@ -34,7 +34,7 @@ transposition tables. Measured peak per move on CPython (64-bit objects): 18 KB 
 """
 
 from .board import EMPTY
-from .rng import Random
+from .rng import Random, fresh_seed
 
 LEVELS = ("easy", "medium", "hard", "expert")
 
@@ -523,12 +523,16 @@ class Player:
     ``choose(game)`` returns a legal cell for ``game.turn``. The same thinking in slices:
     ``start(game)``, then ``step(budget)`` until it returns a cell (``None`` while it is still
     thinking); ``budget`` is a number of search nodes. ``thinking`` is True between ``start`` and
-    the answer, ``progress`` goes from 0 to 100. The game is never changed.
+    the answer, ``progress`` goes from 0 to 100. The game is never changed; if it changes while the
+    player thinks (a move or an undo elsewhere), ``step`` starts again on the new position.
+    ``seed=None`` picks a fresh seed, like ``Game``.
     """
 
     def __init__(self, level, seed=None):
-        if level not in _SETTINGS:
+        if not isinstance(level, str) or level not in _SETTINGS:
             raise ValueError("level must be one of easy, medium, hard, expert, not %r" % (level,))
+        if seed is None:
+            seed = fresh_seed()
         self.level = level
         self.seed = seed
         self._rng = Random(seed)
@@ -538,6 +542,8 @@ class Player:
         self.nodes = 0
         self._search = None
         self._answer = None
+        self._game = None
+        self._mark = None
 
     def choose(self, game):
         """A legal cell for the colour to move. Raises ``ValueError`` if the game is over."""
@@ -557,6 +563,8 @@ class Player:
         self.nodes = 0
         self._search = None
         self._answer = None
+        self._game = game
+        self._mark = _mark(game)
         if self.level == "easy":
             self._answer = _easy_move(game, moves, self._rng)
         elif len(moves) == 1:
@@ -568,6 +576,11 @@ class Player:
 
     def step(self, budget=200):
         """Think for up to ``budget`` nodes. Returns the chosen cell, or ``None`` while thinking."""
+        game = self._game
+        if game is None:
+            raise ValueError("call start(game) before step()")
+        if _mark(game) != self._mark:
+            self.start(game)  # the position changed under us: think again
         search = self._search
         if search is not None:
             if search.run(budget if budget > 0 else 1):
@@ -578,12 +591,16 @@ class Player:
                 self.progress = search.nodes * 100 // search.budget
                 return None
             self.nodes = search.nodes
-        elif self._answer is None:
-            raise ValueError("call start(game) before step()")
         cell = self._answer
         self.thinking = False
         self.progress = 100
         return cell
+
+
+def _mark(game):
+    # What identifies the position to think about: the moves played and whose turn it is.
+    moves = game.board._moves
+    return (len(moves), moves[-1] if moves else -1, game.turn)
 
 
 def _easy_move(game, moves, rng):

@@ -235,3 +235,31 @@ def test_hard_against_hard_whole_game_on_micropython():
         game.play(bots[game.seat_of(game.turn)].choose(game))
     assert game.moves == moves
     assert game.scores() == (red, green)
+
+
+def test_a_position_changed_while_thinking_is_thought_about_again():
+    game = random_position(2, 8, False, 10, seed=2)
+    bot = player("hard", seed=4)
+    bot.start(game)
+    assert bot.step(5) is None
+    game.play(game.legal_moves()[0])  # the app moved on (e.g. an undo/redo or a hint taken)
+    cell = None
+    while cell is None:
+        cell = bot.step(50)
+    assert cell in game.legal_moves()
+    game.undo()
+    game.undo()
+    assert bot.step(1000) in game.legal_moves()
+
+
+def test_bad_levels_and_slices_are_refused_or_tolerated():
+    for level in ("Easy", "", None, 3, ["hard"]):
+        with pytest.raises(ValueError):
+            player(level)
+    game = Game(2, 6, first="red")
+    bot = player("medium", seed=1)
+    bot.start(game)
+    cell = None
+    while cell is None:
+        cell = bot.step(0)  # a zero slice still makes progress
+    assert cell in game.legal_moves()

@@ -85,27 +85,30 @@ def read_toml(path="settings.toml"):
     values = {}
     try:
         with open(path) as handle:
-            text = handle.read()
+            for line in handle:  # a line at a time: no heap block as big as the file
+                _read_line(line.strip(), values)
     except (OSError, ValueError):  # missing, or not UTF-8 text (UnicodeError)
-        return values
-    for line in text.split("\n"):
-        line = line.strip()
-        if not line or line[0] == "#" or line[0] == "[":
-            continue
-        equals = line.find("=")
-        if equals < 1:
-            continue
-        key = line[:equals].strip()
-        value = line[equals + 1:].strip()
-        if value[:1] == '"':
-            end = value.find('"', 1)
-            values[key] = value[1:end] if end > 0 else value[1:]
-            continue
-        hash_at = value.find("#")
-        if hash_at >= 0:
-            value = value[:hash_at].strip()
-        values[key] = _to_int(value)
+        return {}
     return values
+
+
+def _read_line(line, values):
+    """Put the ``KEY = value`` of one stripped settings line into ``values``."""
+    if not line or line[0] == "#" or line[0] == "[":
+        return
+    equals = line.find("=")
+    if equals < 1:
+        return
+    key = line[:equals].strip()
+    value = line[equals + 1:].strip()
+    if value[:1] == '"':
+        end = value.find('"', 1)
+        values[key] = value[1:end] if end > 0 else value[1:]
+        return
+    hash_at = value.find("#")
+    if hash_at >= 0:
+        value = value[:hash_at].strip()
+    values[key] = _to_int(value)
 
 
 def _to_int(text):

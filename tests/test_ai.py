@@ -6,7 +6,7 @@ import tracemalloc
 import pytest
 
 from micropython import run_micropython
-from rolit_core import Game
+from rolit_core import Board, Game
 from rolit_core.ai import LEVELS, player
 from rolit_core.rng import Random
 
@@ -203,7 +203,7 @@ def test_expert_plays_4x4_perfectly():
 # -- on MicroPython ------------------------------------------------------------------------
 
 HARD_VS_HARD = """
-from rolit_core import Game
+from rolit_core import Board, Game
 from rolit_core.ai import player
 game = Game(2, 8, first="red")
 bots = [player("hard", seed=1), player("hard", seed=2)]
@@ -263,3 +263,18 @@ def test_bad_levels_and_slices_are_refused_or_tolerated():
     while cell is None:
         cell = bot.step(0)  # a zero slice still makes progress
     assert cell in game.legal_moves()
+
+
+@pytest.mark.micropython
+def test_board_copy_works_on_micropython():
+    # Board.copy() once used Board.__new__, which MicroPython and CircuitPython lack.
+    out = run_micropython(
+        "from rolit_core import Board\n"
+        "b = Board(6)\n"
+        "c = b.copy()\n"
+        "c.play('b2', 3)\n"
+        "print(b.to_text())\n"
+        "print(c.to_text())\n")
+    original, copied = out.split()
+    assert original == Board(6).to_text()
+    assert copied != original and copied.count("G") == 3

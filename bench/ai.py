@@ -25,7 +25,7 @@ try:
     ticks = time.ticks_ms
 except AttributeError:
     def ticks():
-        return int(time.perf_counter() * 1000)
+        return time.perf_counter() * 1000
 
 
 def positions(players, count):
@@ -74,8 +74,8 @@ def _report(name, lines, factor=None):
         mean = float(mean)
         worst = float(worst)
         nodes = float(nodes)
-        rate = nodes / mean * 1000 if mean else 0.0
-        text = "%-12s %-7s %dp: %8.1f ms/move  worst %8.1f ms  %7.0f nodes/move  %8.0f nodes/s" % (
+        rate = "%8.0f nodes/s" % (nodes / mean * 1000) if mean and nodes else "       - nodes/s"
+        text = "%-12s %-7s %dp: %8.1f ms/move  worst %8.1f ms  %7.0f nodes/move  %s" % (
             name, level, int(players), mean, worst, nodes, rate)
         if factor:
             text += "   RP2040 est. %6.2f s worst" % (worst * factor / 1000.0)

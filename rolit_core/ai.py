@@ -148,6 +148,7 @@ class _Search:
         # one-move look from its own side, so only our moves branch.
         self.model = model and len(game.seat_colours) > 2
         self.extra = 0
+        self.exhausted = False
         self.budget = budget
         self.max_depth = max_depth
         self.exact = exact if len(game.seat_colours) == 2 else 0
@@ -232,7 +233,7 @@ class _Search:
                 self.result_value = self.best[0]
                 self.completed = self.depth
                 self._next_iteration()
-            if self.nodes >= self.budget and not self.done:
+            if (self.nodes >= self.budget or self.exhausted) and not self.done:
                 self._stop()
         return self.done
 
@@ -264,6 +265,9 @@ class _Search:
         history = self.history
         ply = self.ply
         used = 0
+        model = self.model
+        nodes = self.nodes
+        total = self.budget
         limit = self.budget - self.nodes
         if budget > limit:
             budget = limit
@@ -300,10 +304,14 @@ class _Search:
             if used >= budget:
                 break
             m = moves[i]
+            depth = depth_left[ply] - 1
+            if depth > 0 and model and nodes + used + len(board._frontier) >= total:
+                # Predicting the next reply could overrun the budget: stop here.
+                self.exhausted = True
+                break
             index[ply] = i + 1
             colour = m & 7
             used += 1
-            depth = depth_left[ply] - 1
             if depth <= 0:
                 # A leaf: value it without making the move on the board.
                 value = self._leaf(m >> 3 & 63, colour)

@@ -109,12 +109,13 @@ def test_step_in_slices_gives_the_same_move_as_choose(level):
                 assert steps > 1, "a one-node slice cannot finish a real search"
 
 
-def test_hard_stays_in_its_node_budget_and_memory_bound():
-    game = random_position(2, 8, False, 16, seed=4)
+@pytest.mark.parametrize("players", (2, 4))
+def test_hard_stays_in_its_node_budget_and_memory_bound(players):
+    game = random_position(players, 8, False, 16, seed=4)
     bot = player("hard", seed=1)
     tracemalloc.start()
     try:
-        for _ in range(10):
+        for _ in range(12):
             tracemalloc.reset_peak()
             base = tracemalloc.get_traced_memory()[0]
             cell = bot.choose(game)

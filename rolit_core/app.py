@@ -18,6 +18,8 @@ The board screen's behaviour is in :mod:`rolit_core.play`, the other screens' pi
 :mod:`rolit_core.save`.
 """
 
+import gc
+
 # The computer players first: the biggest module compiles best while the heap is still empty
 # (imported later, from inside start(), a board needs 40 KB more heap: docs/memory.md).
 try:
@@ -52,6 +54,10 @@ ERROR_MS = 3000
 SELFTEST_EXIT_MS = 1500  # BACK held this long leaves the self-test
 
 _BLACK = (0, 0, 0)
+# MicroPython and CircuitPython (not CPython) collect when the app and a game begin: compiling
+# the modules leaves much garbage, and long-lived objects placed among it fragment a board's
+# small heap (a game against hard needed 167 KB of heap without, 138 KB with: docs/memory.md).
+_TIDY = hasattr(gc, "mem_free")
 
 
 class App(Play, Rounds):
@@ -67,6 +73,8 @@ class App(Play, Rounds):
         for level in levels:
             if level not in LEVELS:
                 raise ValueError("unknown level %r" % (level,))
+        if _TIDY:
+            gc.collect()
         self.storage = storage
         self.seed = seed
         self.levels = tuple(levels)
@@ -200,6 +208,8 @@ class App(Play, Rounds):
             raise ValueError("rounds must be 1-99, not %r" % (rounds,))
         if not isinstance(time_limit, int) or not 0 <= time_limit <= 3600:
             raise ValueError("time_limit is seconds 0-3600, not %r" % (time_limit,))
+        if _TIDY:
+            gc.collect()
         seed = self._rng.bits()
         match = Match(rounds, players, size, teams, tie, first, seed)
         self._first_choice = None if record is not None else first  # for "play again"

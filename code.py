@@ -6,15 +6,17 @@ settings.toml (see docs/hardware.md). If anything goes wrong inside a frame, the
 border, the error is printed, and the game flow starts again from the saved game.
 """
 
+import gc
 import sys
 import time
 
+# The game before the drivers: its big modules compile best while the heap is still empty.
+from rolit_core import __version__
+from rolit_core.app import BACK, DOWN, LEFT, RIGHT, SELECT, UP, App
 from hardware import config
 from hardware.gamelog import GameLog
 from hardware.handheld import CRASH_ERROR, SETTINGS_ERROR, Handheld, ticks_ms
 from hardware.inputs import ticks_diff
-from rolit_core import __version__
-from rolit_core.app import BACK, DOWN, LEFT, RIGHT, SELECT, UP, App
 
 KEYS = (UP, DOWN, LEFT, RIGHT, SELECT, BACK)
 SETTINGS_ERROR_MS = 2000  # how long a settings problem shows at start
@@ -107,6 +109,7 @@ def banner(settings, handheld):
 
 
 def main():
+    gc.collect()  # the garbage of compiling the modules, before the long-lived objects come
     settings = config.load()
     handheld = Handheld(settings, KEYS)
     banner(settings, handheld)

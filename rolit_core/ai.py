@@ -111,8 +111,9 @@ def _tables(size):
 
 
 class _Search:
-    """Iterative-deepening paranoid alpha-beta (plain alpha-beta for two seats) on a copy of the board, run with an explicit stack so that it can stop after any node and go on
-    later."""
+    """Iterative-deepening paranoid alpha-beta (plain alpha-beta for two seats; with an opponent
+    model, only our moves branch) on a copy of the board, run with an explicit stack so that it
+    can stop after any node and go on later."""
 
     def __init__(self, game, budget, max_depth, exact, rng, model=False):
         board = game.board.copy()
@@ -120,7 +121,6 @@ class _Search:
         size = board.size
         self.cells = size * size
         self.weights, self.ranks, self.corners = _tables(size)
-        self.last = size - 1
         self.size = size
         root = game.turn
         self.root = root
@@ -142,7 +142,8 @@ class _Search:
         # Per seat, the other seats (for valuing a position from an opponent's side).
         rivals = []
         for seat in range(len(game.seat_colours)):
-            rivals.append([game.seat_colours[s] for s in range(len(game.seat_colours)) if s != seat])
+            rivals.append([game.seat_colours[other] for other in range(len(game.seat_colours))
+                           if other != seat])
         self.rivals = rivals
         # Opponent model (3-4 players): each opponent is expected to play its best move by a
         # one-move look from its own side, so only our moves branch.

@@ -33,7 +33,8 @@ def load(spec, seed):
     if spec in LEVELS:
         return level_player(spec, seed).choose
     if ":" not in spec:
-        raise SpecError("%r is neither a level (%s) nor module:function" % (spec, ", ".join(LEVELS)))
+        raise SpecError("%r is neither a level (%s) nor module:function"
+                        % (spec, ", ".join(LEVELS)))
     module_name, _, name = spec.partition(":")
     try:
         module = importlib.import_module(module_name)
@@ -55,7 +56,8 @@ def seating(game_index, count, colours):
 
 
 def play_game(task):
-    """Play one game. Returns (order, scores, winners, per-player [moves, seconds, worst, illegal])."""
+    """Play one game. Returns (order, scores, winners, per player [moves, seconds, worst,
+    illegal])."""
     index, specs, size, teams, tie, seed = task
     count = len(specs)
     probe = Game(count, size, first="red", teams=teams, tie=tie)
@@ -158,7 +160,8 @@ def run(specs, games, size=8, teams=False, tie="shared", seed=1, jobs=1, out=sys
         if pool is not None:
             pool.terminate()
     err.write("\n")
-    out.write("%d games, %d players, %dx%d%s, tie rule %s, seed %d, seats and first colour rotated\n"
+    out.write("%d games, %d players, %dx%d%s, tie rule %s, seed %d, "
+              "seats and first colour rotated\n"
               % (games, count, size, size, ", two colours each" if teams else "", tie, seed))
     header = "%-3s %-28s %7s %17s %5s %5s %8s %9s %9s %7s\n"
     out.write(header % ("#", "player", "score", "95% CI", "wins", "ties", "points",

@@ -38,7 +38,8 @@ def random_position(players, size, teams, plies, seed):
 def test_device_levels_play_whole_games_legally(players, size, teams):
     game = Game(players, size, teams=teams, seed=players * 10 + size)
     seats = len(game.seat_colours)
-    bots = [player(("easy", "medium", "hard")[(seat + size) % 3], seed=seat) for seat in range(seats)]
+    levels = ("easy", "medium", "hard")
+    bots = [player(levels[(seat + size) % 3], seed=seat) for seat in range(seats)]
     while not game.over:
         bot = bots[game.seat_of(game.turn)]
         before = snapshot(game)

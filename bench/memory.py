@@ -1,10 +1,10 @@
 """The smallest MicroPython heap each part of the game runs in: ``python -m bench memory``.
 
-The WebAssembly runner in node_modules cannot limit its heap, so this benchmark needs the MicroPython
-*unix port*, whose ``-X heapsize=N`` option fixes the heap as a board's is fixed. It is looked for in
-``$MICROPYTHON``, then as ``micropython`` on PATH. A 32-bit build is the one to use: objects then
-have a board's sizes (an RP2040 is 32-bit; a 64-bit build needs up to twice the heap). To build one
-(outside this repository; nothing of it is committed)::
+The WebAssembly runner in node_modules cannot limit its heap, so this benchmark needs the
+MicroPython *unix port*, whose ``-X heapsize=N`` option fixes the heap as a board's is fixed. It is
+looked for in ``$MICROPYTHON``, then as ``micropython`` on PATH. A 32-bit build is the one to use:
+objects then have a board's sizes (an RP2040 is 32-bit; a 64-bit build needs up to twice the
+heap). To build one (outside this repository; nothing of it is committed)::
 
     git clone https://github.com/micropython/micropython && cd micropython
     sudo apt-get install gcc-multilib          # for -m32; libffi-dev and pkg-config for defaults
@@ -16,15 +16,16 @@ have a board's sizes (an RP2040 is 32-bit; a 64-bit build needs up to twice the 
 (``FROZEN_MANIFEST=`` and the ``=0`` switches avoid the git submodules.) Like CircuitPython with
 ``.py`` files, the unix port compiles every module on import, so the figures include compiling.
 
-Scenarios, each in a fresh interpreter: ``core`` (``import rolit_core``, a random 4-player game),
-``ai`` (``hard`` against ``hard`` on 8x8, then a 4-player game of ``hard`` seats), ``app`` (``App()``
-with a fake clock through a scripted game against a ``hard`` seat, then a 4-player game with three
-``hard`` seats), ``device`` (the folder ``python -m sim.deploy`` writes, running ``code.py`` with the
-device doubles of tests/device_doubles through a scripted game against ``hard``). For each: the
-smallest heap that runs it, and every heap up to 32 KB bigger (bisection to 1 KB); the most memory
-live at once (``gc.mem_alloc()`` right after ``gc.collect()``, sampled along the way); what is live
-at the end; and in ``device`` the live size of the doubles for CircuitPython's built-in modules
-(C on a board: subtract it for a board's figure).
+Scenarios, each in a fresh interpreter: ``core`` (``import rolit_core``, random 4-player games),
+``ai`` (``hard`` against ``hard`` on 8x8, then a 4-player game of ``hard`` seats), ``app``
+(``App()`` with a fake clock through a scripted game against a ``hard`` seat, then a 4-player game
+with three ``hard`` seats), ``device`` (the folder ``python -m sim.deploy`` writes, running
+``code.py`` with the device doubles of tests/device_doubles through a scripted game against
+``hard``). For each: the smallest heap that runs it, and every heap up to 32 KB bigger (bisection
+to 1 KB); the most memory live at once (``gc.mem_alloc()`` right after ``gc.collect()``, sampled
+along the way); what is live at the end; and in ``device`` the live size of the doubles for
+CircuitPython's built-in modules (C on a board: subtract it for a board's figure). Figures and
+what they mean: docs/memory.md.
 """
 
 import os

@@ -4,7 +4,7 @@ import importlib
 import sys
 
 # Each module has main(), which prints its figures.
-BENCHMARKS = ("core", "ai", "app", "hardware", "sim")
+BENCHMARKS = ("core", "ai", "app", "hardware", "sim", "memory")
 
 
 def main(argv):

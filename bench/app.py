@@ -14,8 +14,9 @@ import subprocess
 import sys
 import tempfile
 
+from bench.ai import RP2040_FACTOR
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RP2040_FACTOR = 15
 
 SCRIPT = r'''
 import gc

@@ -51,16 +51,17 @@ class _Geometry:
             lines = []
             for d in range(8):
                 dr, dc = _DIRECTIONS[d]
-                line = []
-                r, c = row + dr, col + dc
-                while 0 <= r < size and 0 <= c < size:
-                    line.append(r * size + c)
-                    r += dr
-                    c += dc
-                if line:
+                # Cells to the board's edge in this direction.
+                length = size
+                if dr:
+                    length = min(length, size - 1 - row if dr > 0 else row)
+                if dc:
+                    length = min(length, size - 1 - col if dc > 0 else col)
+                step = dr * size + dc
+                if length:
                     # Seen from that neighbour, this cell lies in the opposite direction, 7 - d.
-                    near.append(line[0] << 8 | 1 << (7 - d))
-                lines.append(tuple(line))
+                    near.append((cell + step) << 8 | 1 << (7 - d))
+                lines.append(tuple(range(cell + step, cell + step * (length + 1), step)))
             neighbours.append(tuple(near))
             rays.append(tuple(lines))
         # neighbours[cell]: (neighbour << 8 | bit of the direction from the neighbour back to cell)

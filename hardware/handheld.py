@@ -15,12 +15,13 @@ Nothing here raises for a wrong setting or a missing part: each problem becomes 
 or is left out. The game then runs with what there is.
 """
 
-from . import config
-from .buzzer import Buzzer
 from .inputs import Buttons, Joystick, OneButton
 from .matrix import Matrix
-from .onebutton import NEXT, Steer
 from .storage import open_storage
+
+# hardware.config, hardware.buzzer and hardware.onebutton are imported where they are needed:
+# a device that has no buzzer or one button never loads their code, and config's start-up code
+# can be collected once the handheld is built (see code.py).
 
 _MASK = (1 << 29) - 1
 
@@ -97,6 +98,8 @@ class Handheld:
 
     def _pin(self, board, attr, what):
         """The board pin named by setting ``attr``; a bad name falls back to the preset's."""
+        from . import config
+
         name = getattr(self.settings, attr)
         pin = config.pin(board, name, what, self.errors)
         if pin is None and name:
@@ -154,6 +157,8 @@ class Handheld:
             pin = self._pin(board, "pin_select", "the button")
             if pin is not None:
                 try:
+                    from .onebutton import NEXT, Steer
+
                     self.inputs.append(OneButton(pin, NEXT, select, settings.long_press_ms,
                                                  back, settings.long_press_ms * 4, to_ground))
                     self.steer = Steer(up, down, left, right)
@@ -196,6 +201,8 @@ class Handheld:
         if pin is None:
             return
         try:
+            from .buzzer import Buzzer
+
             self.buzzer = Buzzer(pin, settings.volume)
         except Exception as error:
             self.errors.append("buzzer: %s" % (error,))

@@ -13,7 +13,6 @@ import time
 # The game before the drivers: its big modules compile best while the heap is still empty.
 from rolit_core import __version__
 from rolit_core.app import BACK, DOWN, LEFT, RIGHT, SELECT, UP, App
-from hardware import config
 from hardware.gamelog import GameLog
 from hardware.handheld import CRASH_ERROR, SETTINGS_ERROR, Handheld, ticks_ms
 from hardware.inputs import ticks_diff
@@ -39,6 +38,32 @@ def print_error(error):
         sys.print_exception(error)  # MicroPython
     else:
         print("%s: %s" % (type(error).__name__, error))
+
+
+class Settings:
+    """The settings as plain attributes, kept apart from hardware.config's code."""
+
+
+def load_settings():
+    """``hardware.config.load()`` copied into a ``Settings``, which keeps no reference to
+    hardware.config's code (its class's methods would)."""
+    from hardware import config
+
+    loaded = config.load()
+    settings = Settings()
+    for name in dir(loaded):
+        if name[0] != "_":
+            setattr(settings, name, getattr(loaded, name))
+    return settings
+
+
+def forget_config():
+    """Forget hardware.config, which only the start needs (about 7 KB of code and tables), so
+    that the collector can free it."""
+    sys.modules.pop("hardware.config", None)
+    package = sys.modules.get("hardware")
+    if package is not None and hasattr(package, "config"):
+        delattr(package, "config")
 
 
 def wait(ms):
@@ -110,8 +135,9 @@ def banner(settings, handheld):
 
 def main():
     gc.collect()  # the garbage of compiling the modules, before the long-lived objects come
-    settings = config.load()
+    settings = load_settings()
     handheld = Handheld(settings, KEYS)
+    forget_config()
     banner(settings, handheld)
     for message in handheld.errors:
         print("settings: " + message)

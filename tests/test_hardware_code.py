@@ -157,3 +157,30 @@ def test_repeated_crashes_back_off_and_skip_the_save(device, capsys, monkeypatch
     assert out.count("ValueError: broken frame") == out.count("error in frame") == restarts + 1
     last = device.neopixel_write.FRAMES[-1][1]
     assert last[3:6] == last[0:3] and last[1] > 0 and last[0] == 0  # red border (GRB)
+
+
+def test_start_up_code_is_left_for_the_collector(device, capsys, monkeypatch):
+    # Settings come from settings.toml, but hardware.config is forgotten once the handheld is
+    # built, and the buzzer and one-button drivers are never loaded when the settings skip them.
+    for name in ("hardware.config", "hardware.buzzer", "hardware.onebutton"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    import hardware
+
+    for name in ("config", "buzzer", "onebutton"):
+        monkeypatch.delattr(hardware, name, raising=False)
+    boot(device, 'ROLIT_BRIGHTNESS = 55\nROLIT_PIXEL_ORDER = "rgb"\n', 3000,
+         [(200, "GP6", True), (220, "GP6", False)])
+    out = capsys.readouterr().out
+    assert "pico pin GP0, RGB, rows, rotation 0, brightness 55%, budget 500 mA" in out
+    assert "controls: buttons; sound: off" in out and "settings:" not in out
+    assert device.neopixel_write.count >= 2   # the title, then the menu
+    for name in ("config", "buzzer", "onebutton"):
+        assert "hardware." + name not in sys.modules
+        assert not hasattr(hardware, name)
+
+
+def test_buzzer_and_one_button_still_load_when_the_settings_use_them(device, capsys):
+    boot(device, 'ROLIT_VOLUME = 40\nROLIT_INPUT = "onebutton"\n', 2000)
+    out = capsys.readouterr().out
+    assert "controls: onebutton; sound: volume 40" in out and "settings:" not in out
+    assert "hardware.buzzer" in sys.modules and "hardware.onebutton" in sys.modules

@@ -15,13 +15,13 @@ Nothing here raises for a wrong setting or a missing part: each problem becomes 
 or is left out. The game then runs with what there is.
 """
 
-from .inputs import Buttons, Joystick, OneButton
+from .inputs import Buttons
 from .matrix import Matrix
 from .storage import open_storage
 
-# hardware.config, hardware.buzzer and hardware.onebutton are imported where they are needed:
-# a device that has no buzzer or one button never loads their code, and config's start-up code
-# can be collected once the handheld is built (see code.py).
+# hardware.config, buzzer, joystick and onebutton are imported where they are needed: a device
+# without a buzzer, a joystick or one-button play never loads their code, and config's start-up
+# code can be collected once the handheld is built (see code.py).
 
 _MASK = (1 << 29) - 1
 
@@ -139,6 +139,8 @@ class Handheld:
                 kind = "buttons"
             else:
                 try:
+                    from .joystick import Joystick
+
                     stick = Joystick(x, y, (up, down, left, right), settings.joy_dead_zone,
                                      settings.joy_invert_x, settings.joy_invert_y,
                                      settings.joy_swap)
@@ -157,7 +159,7 @@ class Handheld:
             pin = self._pin(board, "pin_select", "the button")
             if pin is not None:
                 try:
-                    from .onebutton import NEXT, Steer
+                    from .onebutton import NEXT, OneButton, Steer
 
                     self.inputs.append(OneButton(pin, NEXT, select, settings.long_press_ms,
                                                  back, settings.long_press_ms * 4, to_ground))

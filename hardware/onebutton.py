@@ -1,6 +1,7 @@
-"""One-button play: turn "next" into the direction keys that move the cursor to the next legal cell.
+"""One-button play: ``OneButton``, the driver, and ``Steer``, which turns "next" into the direction
+keys that move the cursor to the next legal cell.
 
-``inputs.OneButton`` sends ``NEXT`` on a short press. ``Steer.translate(app, events)`` rewrites
+``OneButton`` sends ``NEXT`` on a short press. ``Steer.translate(app, events)`` rewrites
 each ``(NEXT, pressed)`` in place: during a human's turn it becomes the arrow taps that carry
 the cursor from its cell to the next legal cell in reading order (wrapping round), the short way
 round since the game's cursor wraps at the edges too; anywhere else (menus, pause, scores) it is a tap of DOWN,
@@ -10,6 +11,8 @@ It reads only the app's public state: ``app.mode``, ``app.phase``, ``app.game`` 
 ``app.cursor``. (The app has no "move the cursor to this cell" call, so the cursor is moved with
 the same keys a player would press.)
 """
+
+from .inputs import _keypad, ticks_diff
 
 NEXT = 6  # a key number the game does not use
 
@@ -72,3 +75,65 @@ class Steer:
             else:
                 taps.extend([back] * (size - steps))
         return taps
+
+
+class OneButton:
+    """The whole game on one button.
+
+    * a short press (released before ``long_ms``) sends ``short_key`` (press and release);
+    * a press held for ``long_ms`` sends ``long_key`` pressed, and its release when the button
+      is let go: with the game's SELECT that shows the captures while held and places on release;
+    * held on for ``hold_ms`` as well, it also sends ``hold_key`` pressed (released with the
+      button): with BACK, the game cancels the placing and opens its pause menu.
+
+    ``code.py`` turns the short key into "go to the next legal cell" (see ``hardware.onebutton``).
+    """
+
+    def __init__(self, pin, short_key, long_key, long_ms=600, hold_key=None, hold_ms=2000,
+                 to_ground=True, keypad=None):
+        keypad = _keypad(keypad)
+        self._scanner = keypad.Keys((pin,), value_when_pressed=not to_ground, pull=True)
+        self._event = keypad.Event()
+        self.short_key = short_key
+        self.long_key = long_key
+        self.long_ms = long_ms
+        self.hold_key = hold_key
+        self.hold_ms = hold_ms
+        self._pressed_at = None
+        self._sent = 0  # 0 nothing yet, 1 long key down, 2 hold key down too
+
+    def poll(self, now_ms, events):
+        scanner_events = self._scanner.events
+        if scanner_events.overflowed:
+            scanner_events.clear()  # also resets overflowed
+            self._release(events)
+        event = self._event
+        while scanner_events.get_into(event):
+            if event.pressed:
+                self._pressed_at = now_ms
+                self._sent = 0
+            elif self._pressed_at is not None:
+                if self._sent == 0:
+                    events.append((self.short_key, True))
+                    events.append((self.short_key, False))
+                self._release(events)
+        if self._pressed_at is not None:
+            held = ticks_diff(now_ms, self._pressed_at)
+            if self._sent == 0 and held >= self.long_ms:
+                self._sent = 1
+                events.append((self.long_key, True))
+            if self._sent == 1 and self.hold_key is not None and held >= self.hold_ms:
+                self._sent = 2
+                events.append((self.hold_key, True))
+        return events
+
+    def _release(self, events):
+        if self._sent >= 1:
+            events.append((self.long_key, False))
+        if self._sent == 2:
+            events.append((self.hold_key, False))
+        self._pressed_at = None
+        self._sent = 0
+
+    def deinit(self):
+        self._scanner.deinit()

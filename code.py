@@ -57,13 +57,14 @@ def load_settings():
     return settings
 
 
-def forget_config():
-    """Forget hardware.config, which only the start needs (about 7 KB of code and tables), so
-    that the collector can free it."""
-    sys.modules.pop("hardware.config", None)
+def forget_start_up():
+    """Forget hardware.config and hardware.parts, which only the start needs (about 9 KB of code
+    and tables), so that the collector can free them."""
     package = sys.modules.get("hardware")
-    if package is not None and hasattr(package, "config"):
-        delattr(package, "config")
+    for name in ("config", "parts"):
+        sys.modules.pop("hardware." + name, None)
+        if package is not None and hasattr(package, name):
+            delattr(package, name)
 
 
 def wait(ms):
@@ -137,7 +138,7 @@ def main():
     gc.collect()  # the garbage of compiling the modules, before the long-lived objects come
     settings = load_settings()
     handheld = Handheld(settings, KEYS)
-    forget_config()
+    forget_start_up()
     banner(settings, handheld)
     for message in handheld.errors:
         print("settings: " + message)

@@ -15,13 +15,12 @@ Nothing here raises for a wrong setting or a missing part: each problem becomes 
 or is left out. The game then runs with what there is.
 """
 
-from .inputs import Buttons
-from .matrix import Matrix
 from .storage import open_storage
 
-# hardware.config, buzzer, joystick and onebutton are imported where they are needed: a device
-# without a buzzer, a joystick or one-button play never loads their code, and config's start-up
-# code can be collected once the handheld is built (see code.py).
+# The parts are built by hardware.parts, which imports hardware.config, buzzer, joystick and
+# onebutton where they are needed: a device without a buzzer, a joystick or one-button play never
+# loads their code, and code.py forgets parts and config once the handheld is built, so that the
+# collector can free their start-up code.
 
 _MASK = (1 << 29) - 1
 
@@ -67,7 +66,8 @@ class Handheld:
 
     Attributes: ``matrix`` (or None), ``inputs`` (objects with ``poll(now_ms, events)``),
     ``steer`` (for one-button mode, or None), ``buzzer`` (or None), ``storage``, ``errors``.
-    The CircuitPython modules are imported here, on first use, so a PC can import this file.
+    The CircuitPython modules are imported on first use (by ``hardware.parts``), so a PC can
+    import this file.
     """
 
     def __init__(self, settings, keys):
@@ -86,128 +86,13 @@ class Handheld:
             self.errors.append("no board module (%s): no matrix, no controls" % (error,))
             board = None
         if board is not None:
-            self._make_matrix(board)
-            self._make_inputs(board)
-            self._make_buzzer(board)
+            from .parts import build
+
+            build(self, board)
         self.storage, message = open_storage(settings.storage, settings.save_file,
                                              settings.nvm_offset)
         if message:
             self.errors.append(message)
-
-    # -- building -----------------------------------------------------------------------
-
-    def _pin(self, board, attr, what):
-        """The board pin named by setting ``attr``; a bad name falls back to the preset's."""
-        from . import config
-
-        name = getattr(self.settings, attr)
-        pin = config.pin(board, name, what, self.errors)
-        if pin is None and name:
-            default = config.PRESETS[self.settings.preset][config.PIN_ATTRS.index(attr)]
-            if default and default != name:
-                pin = config.pin(board, default, what, self.errors)
-                if pin is not None:
-                    self.errors.append("%s: using the %s pin %s instead"
-                                       % (what, self.settings.preset, default))
-        return pin
-
-    def _make_matrix(self, board):
-        settings = self.settings
-        pin = self._pin(board, "matrix_pin", "matrix")
-        if pin is None:
-            self.errors.append("matrix: no data pin, playing without the LEDs")
-            return
-        try:
-            import neopixel
-            count = settings.matrix_width * settings.matrix_height
-            strip = neopixel.NeoPixel(pin, count, bpp=len(settings.pixel_order),
-                                      pixel_order=settings.pixel_order, auto_write=False)
-            self.matrix = Matrix.from_settings(strip, settings)
-        except Exception as error:
-            self.errors.append("matrix: %s (is lib/neopixel.py there?)" % (error,))
-
-    def _make_inputs(self, board):
-        settings = self.settings
-        up, down, left, right, select, back = self.keys
-        to_ground = settings.buttons_to_ground
-        kind = settings.input
-        if kind == "joystick":
-            x = self._pin(board, "joy_x", "joystick x")
-            y = self._pin(board, "joy_y", "joystick y")
-            if x is None or y is None:
-                self.errors.append("joystick: no analog pins, using the buttons")
-                kind = "buttons"
-            else:
-                try:
-                    from .joystick import Joystick
-
-                    stick = Joystick(x, y, (up, down, left, right), settings.joy_dead_zone,
-                                     settings.joy_invert_x, settings.joy_invert_y,
-                                     settings.joy_swap)
-                    if stick.warning:
-                        self.errors.append(stick.warning)
-                    self.inputs.append(stick)
-                except Exception as error:
-                    self.errors.append("joystick: %s; using the buttons" % (error,))
-                    kind = "buttons"
-            if kind == "joystick":
-                self._add_buttons(board, ((select, "joy_press", "joystick press"),
-                                          (select, "pin_select", "select button"),
-                                          (back, "pin_back", "back button")), to_ground)
-                return
-        if kind == "onebutton":
-            pin = self._pin(board, "pin_select", "the button")
-            if pin is not None:
-                try:
-                    from .onebutton import NEXT, OneButton, Steer
-
-                    self.inputs.append(OneButton(pin, NEXT, select, settings.long_press_ms,
-                                                 back, settings.long_press_ms * 4, to_ground))
-                    self.steer = Steer(up, down, left, right)
-                    return
-                except Exception as error:
-                    self.errors.append("one button: %s; using the buttons" % (error,))
-            else:
-                self.errors.append("one button: no pin, using the buttons")
-        self._add_buttons(board, ((up, "pin_up", "up button"), (down, "pin_down", "down button"),
-                                  (left, "pin_left", "left button"),
-                                  (right, "pin_right", "right button"),
-                                  (select, "pin_select", "select button"),
-                                  (back, "pin_back", "back button")), to_ground)
-
-    def _add_buttons(self, board, wanted, to_ground):
-        pairs = []
-        used = []
-        for key, attr, what in wanted:
-            pin = self._pin(board, attr, what)
-            if pin is None:
-                continue
-            if pin in used:
-                self.errors.append("%s: its pin is already used, left out" % what)
-                continue
-            used.append(pin)
-            pairs.append((key, pin))
-        if not pairs:
-            self.errors.append("no buttons configured: the game cannot be played")
-            return
-        try:
-            self.inputs.append(Buttons(pairs, to_ground))
-        except Exception as error:
-            self.errors.append("buttons: %s" % (error,))
-
-    def _make_buzzer(self, board):
-        settings = self.settings
-        if not settings.volume or not settings.buzzer_pin:
-            return
-        pin = self._pin(board, "buzzer_pin", "buzzer")
-        if pin is None:
-            return
-        try:
-            from .buzzer import Buzzer
-
-            self.buzzer = Buzzer(pin, settings.volume)
-        except Exception as error:
-            self.errors.append("buzzer: %s" % (error,))
 
     # -- every frame --------------------------------------------------------------------
 

@@ -160,14 +160,15 @@ def test_repeated_crashes_back_off_and_skip_the_save(device, capsys, monkeypatch
 
 
 def test_start_up_code_is_left_for_the_collector(device, capsys, monkeypatch):
-    # Settings come from settings.toml, but hardware.config is forgotten once the handheld is
-    # built, and the buzzer, joystick and one-button drivers are never loaded when the settings
-    # skip them.
-    for name in ("hardware.config", "hardware.buzzer", "hardware.joystick", "hardware.onebutton"):
-        monkeypatch.delitem(sys.modules, name, raising=False)
+    # Settings come from settings.toml, but hardware.config and hardware.parts are forgotten once
+    # the handheld is built, and the buzzer, joystick and one-button drivers are never loaded
+    # when the settings skip them.
+    names = ("config", "parts", "buzzer", "joystick", "onebutton")
+    for name in names:
+        monkeypatch.delitem(sys.modules, "hardware." + name, raising=False)
     import hardware
 
-    for name in ("config", "buzzer", "joystick", "onebutton"):
+    for name in names:
         monkeypatch.delattr(hardware, name, raising=False)
     boot(device, 'ROLIT_BRIGHTNESS = 55\nROLIT_PIXEL_ORDER = "rgb"\n', 3000,
          [(200, "GP6", True), (220, "GP6", False)])
@@ -175,7 +176,7 @@ def test_start_up_code_is_left_for_the_collector(device, capsys, monkeypatch):
     assert "pico pin GP0, RGB, rows, rotation 0, brightness 55%, budget 500 mA" in out
     assert "controls: buttons; sound: off" in out and "settings:" not in out
     assert device.neopixel_write.count >= 2   # the title, then the menu
-    for name in ("config", "buzzer", "joystick", "onebutton"):
+    for name in names:
         assert "hardware." + name not in sys.modules
         assert not hasattr(hardware, name)
 

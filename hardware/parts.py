@@ -1,0 +1,135 @@
+"""Builds the handheld's parts from the settings: the matrix, the controls and the buzzer.
+
+Only ``Handheld()`` uses this, once, at start; ``code.py`` then forgets the module so that the
+collector can free its code. Each problem becomes a message in ``handheld.errors`` and the part
+falls back or is left out (see ``hardware.handheld``).
+"""
+
+from .inputs import Buttons
+from .matrix import Matrix
+
+
+def build(handheld, board):
+    """Give ``handheld`` (its ``settings``, ``keys``, ``errors``) a matrix, inputs and buzzer."""
+    _make_matrix(handheld, board)
+    _make_inputs(handheld, board)
+    _make_buzzer(handheld, board)
+
+
+def _pin(handheld, board, attr, what):
+    """The board pin named by setting ``attr``; a bad name falls back to the preset's."""
+    from . import config
+
+    name = getattr(handheld.settings, attr)
+    pin = config.pin(board, name, what, handheld.errors)
+    if pin is None and name:
+        default = config.PRESETS[handheld.settings.preset][config.PIN_ATTRS.index(attr)]
+        if default and default != name:
+            pin = config.pin(board, default, what, handheld.errors)
+            if pin is not None:
+                handheld.errors.append("%s: using the %s pin %s instead"
+                                       % (what, handheld.settings.preset, default))
+    return pin
+
+
+def _make_matrix(handheld, board):
+    settings = handheld.settings
+    pin = _pin(handheld, board, "matrix_pin", "matrix")
+    if pin is None:
+        handheld.errors.append("matrix: no data pin, playing without the LEDs")
+        return
+    try:
+        import neopixel
+
+        count = settings.matrix_width * settings.matrix_height
+        strip = neopixel.NeoPixel(pin, count, bpp=len(settings.pixel_order),
+                                  pixel_order=settings.pixel_order, auto_write=False)
+        handheld.matrix = Matrix.from_settings(strip, settings)
+    except Exception as error:
+        handheld.errors.append("matrix: %s (is lib/neopixel.py there?)" % (error,))
+
+
+def _make_inputs(handheld, board):
+    settings = handheld.settings
+    up, down, left, right, select, back = handheld.keys
+    to_ground = settings.buttons_to_ground
+    kind = settings.input
+    if kind == "joystick":
+        x = _pin(handheld, board, "joy_x", "joystick x")
+        y = _pin(handheld, board, "joy_y", "joystick y")
+        if x is None or y is None:
+            handheld.errors.append("joystick: no analog pins, using the buttons")
+            kind = "buttons"
+        else:
+            try:
+                from .joystick import Joystick
+
+                stick = Joystick(x, y, (up, down, left, right), settings.joy_dead_zone,
+                                 settings.joy_invert_x, settings.joy_invert_y,
+                                 settings.joy_swap)
+                if stick.warning:
+                    handheld.errors.append(stick.warning)
+                handheld.inputs.append(stick)
+            except Exception as error:
+                handheld.errors.append("joystick: %s; using the buttons" % (error,))
+                kind = "buttons"
+        if kind == "joystick":
+            _add_buttons(handheld, board, ((select, "joy_press", "joystick press"),
+                                           (select, "pin_select", "select button"),
+                                           (back, "pin_back", "back button")), to_ground)
+            return
+    if kind == "onebutton":
+        pin = _pin(handheld, board, "pin_select", "the button")
+        if pin is not None:
+            try:
+                from .onebutton import NEXT, OneButton, Steer
+
+                handheld.inputs.append(OneButton(pin, NEXT, select, settings.long_press_ms,
+                                                 back, settings.long_press_ms * 4, to_ground))
+                handheld.steer = Steer(up, down, left, right)
+                return
+            except Exception as error:
+                handheld.errors.append("one button: %s; using the buttons" % (error,))
+        else:
+            handheld.errors.append("one button: no pin, using the buttons")
+    _add_buttons(handheld, board, ((up, "pin_up", "up button"), (down, "pin_down", "down button"),
+                                   (left, "pin_left", "left button"),
+                                   (right, "pin_right", "right button"),
+                                   (select, "pin_select", "select button"),
+                                   (back, "pin_back", "back button")), to_ground)
+
+
+def _add_buttons(handheld, board, wanted, to_ground):
+    pairs = []
+    used = []
+    for key, attr, what in wanted:
+        pin = _pin(handheld, board, attr, what)
+        if pin is None:
+            continue
+        if pin in used:
+            handheld.errors.append("%s: its pin is already used, left out" % what)
+            continue
+        used.append(pin)
+        pairs.append((key, pin))
+    if not pairs:
+        handheld.errors.append("no buttons configured: the game cannot be played")
+        return
+    try:
+        handheld.inputs.append(Buttons(pairs, to_ground))
+    except Exception as error:
+        handheld.errors.append("buttons: %s" % (error,))
+
+
+def _make_buzzer(handheld, board):
+    settings = handheld.settings
+    if not settings.volume or not settings.buzzer_pin:
+        return
+    pin = _pin(handheld, board, "buzzer_pin", "buzzer")
+    if pin is None:
+        return
+    try:
+        from .buzzer import Buzzer
+
+        handheld.buzzer = Buzzer(pin, settings.volume)
+    except Exception as error:
+        handheld.errors.append("buzzer: %s" % (error,))

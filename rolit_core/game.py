@@ -249,7 +249,11 @@ def parse_record(text):
             header[key] = _header_value(key, line[colon + 1:].strip(), number)
             continue
         if colon >= 0:
-            raise ValueError("line %d: unknown header %r" % (number, line[:colon].strip()))
+            # Other headers (Event:, Date:, Result: ...) are kept by people and other programs:
+            # skip them before the moves, refuse them among the moves.
+            if moves or colon == 0:
+                raise ValueError("line %d: %r is neither a header nor moves" % (number, line))
+            continue
         letter = None
         for token in line.replace(",", " ").split():
             if token[-1] == "." and token[:-1].isdigit():
@@ -266,6 +270,8 @@ def parse_record(text):
 
 def _header_value(key, value, number):
     low = value.lower()
+    if key == "size" and len(low) == 3 and low[1] == "x" and low[0] == low[2]:
+        value = low[0]  # "8x8"
     if key in ("size", "players", "seed", "rounds", "round"):
         if not (value.isdigit() or (value[:1] == "-" and value[1:].isdigit())):
             raise ValueError("line %d: %s must be a number, not %r" % (number, key, value))

@@ -204,6 +204,12 @@ def test_hand_written_record_with_comments():
     assert game.turn == RED
 
 
+def test_records_from_elsewhere_may_carry_other_headers():
+    game = Game.from_record("Event: class tournament\nDate: 2026-11-30\nSize: 6x6\n"
+                            "Players: 3\nFirst: Y\nResult: unfinished\n\n1. Y b3\n")
+    assert game.size == 6 and game.players == 3 and game.moves == [13]
+
+
 def test_record_errors_name_the_first_bad_ply():
     with pytest.raises(IllegalMove, match="ply 2"):
         Game.from_record("Players: 2\nFirst: green\nc3\na1\n")
@@ -217,8 +223,8 @@ def test_record_errors_name_the_first_bad_ply():
         Game.from_record("Players: two\nFirst: red\n")
     with pytest.raises(ValueError, match="header"):
         Game.from_record("Players: 7\nFirst: red\n")
-    with pytest.raises(ValueError, match="unknown header"):
-        Game.from_record("Colour: red\n")
+    with pytest.raises(ValueError, match="line 4"):
+        Game.from_record("Players: 2\nFirst: red\nf4\nColour: red\n")
     with pytest.raises(ValueError):
         Game.from_record(b"Players: 2")
     with pytest.raises(IllegalMove, match="over"):

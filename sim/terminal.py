@@ -36,8 +36,8 @@ FRAME = (40, 42, 50)
 LABEL = (150, 154, 168)
 COLUMNS = "abcdefgh"
 QUIT = "quit"
-MIN_COLUMNS = 22  # the framed panel
-MIN_ROWS = 10
+MIN_COLUMNS = 28  # the framed panel
+MIN_ROWS = 18
 
 _CSI_KEYS = {"A": UP, "B": DOWN, "C": RIGHT, "D": LEFT}
 _PLAIN_KEYS = {
@@ -220,13 +220,15 @@ def render(colours, info, columns=80, rows=24, truecolour=True):
     size = info.get("size") if info else None
     offset = (WIDTH - size) // 2 if size else 0
     frame = sgr_background(FRAME, truecolour) + _foreground(LABEL, truecolour)
-    panel_width = 2 * WIDTH + 4  # "NN " labels, the LEDs, one column of frame
+    # Each LED is two columns wide (about square in a terminal font) with a column and a line of
+    # panel between LEDs, so they read as separate lights rather than one block of colour.
+    panel_width = 3 * WIDTH + 4  # "NN " labels, LEDs with their gaps, one column of frame
     left = max(1, (columns - panel_width) // 2 + 1)
     lines = []
     top = "   "
     for x in range(WIDTH):
         label = COLUMNS[x - offset] if size and 0 <= x - offset < size else " "
-        top += label + " "
+        top += label + "  "
     lines.append(frame + top + " " + reset)
     for y in range(HEIGHT):
         number = y - offset + 1 if size and 0 <= y - offset < size else None
@@ -236,9 +238,11 @@ def render(colours, info, columns=80, rows=24, truecolour=True):
             colour = colours[y * WIDTH + x]
             if not (colour[0] or colour[1] or colour[2]):
                 colour = UNLIT
-            line += sgr_background(colour, truecolour) + "  "
-        line += frame + " " + reset
+            line += sgr_background(colour, truecolour) + "  " + frame + " "
+        line += " " + reset
         lines.append(line)
+        if y < HEIGHT - 1:
+            lines.append(frame + " " * panel_width + reset)
     lines.append(frame + " " * panel_width + reset)
     text_lines = []
     if info:

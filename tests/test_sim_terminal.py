@@ -138,11 +138,26 @@ def wait_for(master, check, seconds):
 
 
 def board_colours(screen):
-    """The 64 LED colours: the 16x8 block of coloured cells after the 3-column row labels."""
+    """The 64 LED colours: after the 3-column row labels, LEDs two columns wide every third
+    column, on every other line."""
     rows = sorted(set([r for (r, c), bg in screen.cells.items() if bg is not None]))
     top = rows[0] + 1
     left = min([c for (r, c) in screen.cells if r == top + 1]) + 3
-    return [screen.cells.get((top + y, left + 2 * x)) for y in range(8) for x in range(8)]
+    return [screen.cells.get((top + 2 * y, left + 3 * x)) for y in range(8) for x in range(8)]
+
+
+def test_leds_are_separated_by_the_panel():
+    from sim.terminal import FRAME, render
+    colours = [(255, 255, 255)] * 64
+    screen = Screen()
+    screen.feed(render(colours, {"size": 8}, 80, 24, True))
+    rows = sorted(set([r for (r, c), bg in screen.cells.items() if bg is not None]))
+    top = rows[0] + 1
+    left = min([c for (r, c) in screen.cells if r == top + 1]) + 3
+    assert screen.cells[(top, left)] == screen.cells[(top, left + 1)] == (255, 255, 255)
+    assert screen.cells[(top, left + 2)] == FRAME        # a column of panel between LEDs
+    assert screen.cells[(top + 1, left)] == FRAME        # a line of panel between rows
+    assert board_colours(screen) == [(255, 255, 255)] * 64
 
 
 def test_terminal_mode_in_a_pty_plays_and_restores_the_terminal(tmp_path):

@@ -16,7 +16,8 @@ three and four players ``expert`` uses paranoid alpha-beta (every other seat pla
 while ``hard`` models its opponents (each plays its best one-move reply, so only our moves branch:
 a whole round fits in its budget). ``expert`` also solves the last 12 empty cells exactly with two
 seats, which makes it perfect on 4x4. The evaluation knows corners, edges, balls next to an empty
-corner, stable edge runs from owned corners and the ball count, weighted by how full the board is.
+corner, stable edge runs from owned corners, the frontier (balls next to empty cells: potential
+mobility for the others) and the ball count, weighted by how full the board is.
 
 Work is counted in nodes (positions looked at), never in wall time, so a player makes the same move
 on a PC, in the browser and on a board, and a device level's thinking time is bounded. Budgets:
@@ -33,7 +34,7 @@ ply in use) and a 320-entry history table: a few KB, independent of the budget; 
 transposition tables. Measured peak per move on CPython (64-bit objects): 18 KB for hard.
 """
 
-from .board import EMPTY
+from .board import _DIRECTIONS_OF, EMPTY
 from .rng import Random, fresh_seed
 
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -56,6 +57,13 @@ _FIELD = 1
 
 # Levels that model opponents (3-4 players) instead of assuming they all play against us.
 _MODEL_LEVELS = ("hard",)
+
+# Frontier: per pair (ball, empty neighbour) the ball's owner loses this much. A ball next to
+# empty cells gives the others lines to capture through (Othello's potential mobility).
+_FRONTIER = 3
+
+# Bits set per 8-bit mask (how many neighbours of a cell hold a ball).
+_POP = bytes([bin(mask).count("1") for mask in range(256)])
 
 _INF = 1 << 29
 _MAX_PLY = 66
@@ -97,7 +105,12 @@ def _cell_tables(size):
         c2 = r * size + c + dc
         # The two edges from this corner, for the stability walk: (step, length).
         corners.append((corner, x, c1, c2, dr * size, dc))
-    return tuple(weights), tuple(ranks), tuple(corners)
+    # Neighbour cells on the board, per cell.
+    around = bytearray(size * size)
+    for cell in range(size * size):
+        r, c = divmod(cell, size)
+        around[cell] = (3 if 0 < r < last else 2) * (3 if 0 < c < last else 2) - 1
+    return tuple(weights), tuple(ranks), tuple(corners), bytes(around)
 
 
 _TABLES = {}
@@ -120,7 +133,9 @@ class _Search:
         self.board = board
         size = board.size
         self.cells = size * size
-        self.weights, self.ranks, self.corners = _tables(size)
+        self.weights, self.ranks, self.corners, self.around = _tables(size)
+        self.frontier = _FRONTIER
+        self.rays = board._geo.rays
         self.size = size
         root = game.turn
         self.root = root
@@ -159,8 +174,12 @@ class _Search:
         pos = [0, 0, 0, 0, 0]
         weights = self.weights
         cells = board._cells
+        near = board._near
+        around = self.around
+        frontier = self.frontier
         for cell in range(self.cells):
-            pos[cells[cell]] += weights[cell]
+            if cells[cell]:
+                pos[cells[cell]] += weights[cell] - frontier * (around[cell] - _POP[near[cell]])
         self.pos = pos
         # The stack: one entry per ply.
         self.moves = [None] * _MAX_PLY
@@ -251,7 +270,14 @@ class _Search:
         board = self.board
         counts = board._counts
         trail = board._trail
+        cells = board._cells
+        near = board._near
         weights = self.weights
+        around = self.around
+        frontier = self.frontier
+        rays = self.rays
+        popcount = _POP
+        directions_of = _DIRECTIONS_OF
         pos = self.pos
         moves_at = self.moves
         index = self.index
@@ -328,14 +354,20 @@ class _Search:
                     if value < beta[ply]:
                         beta[ply] = value
                 continue
-            board._play(m >> 3 & 63, colour)
-            # Positional sums follow the move.
+            cell = m >> 3 & 63
+            # Positional sums follow the move: the balls next to the cell lose an empty
+            # neighbour, then each turned ball takes its weight and frontier to the mover.
+            if frontier:
+                lines = rays[cell]
+                for d in directions_of[near[cell]]:
+                    pos[cells[lines[d][0]]] += frontier
+            board._play(cell, colour)
             end = len(trail) - 1
-            marker = trail[end]
-            gain = weights[marker & 0xFF]
-            for k in range(end - (marker >> 8), end):
+            gain = weights[cell] - frontier * (around[cell] - popcount[near[cell]])
+            for k in range(end - (trail[end] >> 8), end):
                 entry = trail[k]
-                w = weights[entry >> 3]
+                other = entry >> 3
+                w = weights[other] - frontier * (around[other] - popcount[near[other]])
                 gain += w
                 pos[entry & 7] -= w
             pos[colour] += gain
@@ -369,20 +401,29 @@ class _Search:
     def _undo(self):
         board = self.board
         trail = board._trail
+        cells = board._cells
+        near = board._near
         weights = self.weights
+        around = self.around
+        frontier = self.frontier
         pos = self.pos
         end = len(trail) - 1
         marker = trail[end]
         cell = marker & 0xFF
-        colour = board._cells[cell]
-        loss = weights[cell]
+        colour = cells[cell]
+        loss = weights[cell] - frontier * (around[cell] - _POP[near[cell]])
         for k in range(end - (marker >> 8), end):
             entry = trail[k]
-            w = weights[entry >> 3]
+            other = entry >> 3
+            w = weights[other] - frontier * (around[other] - _POP[near[other]])
             loss += w
             pos[entry & 7] += w
         pos[colour] -= loss
         board.undo()
+        if frontier:
+            lines = self.rays[cell]
+            for d in _DIRECTIONS_OF[near[cell]]:
+                pos[cells[lines[d][0]]] -= frontier
 
     def _leaf(self, cell, colour, seat=-1):
         # Put the ball and turn the balls in place (cells, counts and positional sums only),
@@ -390,14 +431,19 @@ class _Search:
         board = self.board
         cells = board._cells
         counts = board._counts
+        near = board._near
         pos = self.pos
         weights = self.weights
+        around = self.around
+        frontier = self.frontier
         turned = board._turned(cell, colour)
-        gain = weights[cell]
+        # The board's neighbour masks stay as before the move: a turned ball's empty neighbours
+        # still include the cell, which the loop over the cell's neighbours then takes off.
+        gain = weights[cell] - frontier * (around[cell] - _POP[near[cell]])
         for k in range(len(turned)):
             other = turned[k]
             old = cells[other]
-            w = weights[other]
+            w = weights[other] - frontier * (around[other] - _POP[near[other]])
             pos[old] -= w
             counts[old] -= 1
             gain += w
@@ -410,7 +456,16 @@ class _Search:
         if counts[EMPTY] == 0 and seat < 0:
             value = self._final()
         else:
-            value = self._evaluate(seat)
+            if frontier:
+                lines = self.rays[cell]
+                directions = _DIRECTIONS_OF[near[cell]]
+                for d in directions:
+                    pos[cells[lines[d][0]]] += frontier
+                value = self._evaluate(seat)
+                for d in directions:
+                    pos[cells[lines[d][0]]] -= frontier
+            else:
+                value = self._evaluate(seat)
         cells[cell] = EMPTY
         counts[EMPTY] += 1
         counts[colour] -= len(turned) + 1
@@ -420,7 +475,7 @@ class _Search:
             old = entry & 7
             cells[other] = old
             counts[old] += 1
-            pos[old] += weights[other]
+            pos[old] += weights[other] - frontier * (around[other] - _POP[near[other]])
         return value
 
     def _children(self, colour):

@@ -280,3 +280,46 @@ def test_board_copy_works_on_micropython():
     original, copied = out.split()
     assert original == Board(6).to_text()
     assert copied != original and copied.count("G") == 3
+
+
+def true_sums(search):
+    # Per colour, from scratch: cell weights of its balls minus the frontier weight for each
+    # empty cell next to one of its balls.
+    cells = search.board._cells
+    size = search.size
+    sums = [0] * 5
+    for cell in range(size * size):
+        if cells[cell]:
+            row, col = divmod(cell, size)
+            empty = 0
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    r, c = row + dr, col + dc
+                    if (dr or dc) and 0 <= r < size and 0 <= c < size and not cells[r * size + c]:
+                        empty += 1
+            sums[cells[cell]] += search.weights[cell] - search.frontier * empty
+    return sums[1:]
+
+
+@pytest.mark.parametrize("players, size", ((2, 8), (4, 6)))
+def test_incremental_position_and_frontier_sums_match_a_recount(players, size, monkeypatch):
+    from rolit_core import ai
+    evaluate = ai._Search._evaluate
+    checked = []
+
+    def checking(search, seat=-1):
+        assert search.pos[1:] == true_sums(search)
+        checked.append(1)
+        return evaluate(search, seat)
+
+    monkeypatch.setattr(ai._Search, "_evaluate", checking)
+    assert ai._FRONTIER > 0
+    for plies in (6, 16, 26):
+        game = random_position(players, size, False, plies, seed=plies)
+        bot = player("hard", seed=3)
+        bot.start(game)
+        search = bot._search
+        while bot.step(50) is None:
+            pass
+        assert search.pos[1:] == true_sums(search)  # back where it started
+    assert len(checked) > 500

@@ -62,8 +62,9 @@ _MODEL_LEVELS = ("hard",)
 # empty cells gives the others lines to capture through (Othello's potential mobility).
 _FRONTIER = 3
 
-# Bits set per 8-bit mask (how many neighbours of a cell hold a ball).
-_POP = bytes([bin(mask).count("1") for mask in range(256)])
+# Per 8-bit mask of occupied neighbours: the frontier weight times the bits set, which a ball
+# gets back for each neighbour that is not empty.
+_FULL = tuple([_FRONTIER * bin(mask).count("1") for mask in range(256)])
 
 _INF = 1 << 29
 _MAX_PLY = 66
@@ -105,12 +106,14 @@ def _cell_tables(size):
         c2 = r * size + c + dc
         # The two edges from this corner, for the stability walk: (step, length).
         corners.append((corner, x, c1, c2, dr * size, dc))
-    # Neighbour cells on the board, per cell.
-    around = bytearray(size * size)
+    # A ball's value before its frontier: the cell weight minus the frontier weight for every
+    # neighbour cell on the board (_FULL gives back the ones that hold a ball).
+    base = []
     for cell in range(size * size):
         r, c = divmod(cell, size)
-        around[cell] = (3 if 0 < r < last else 2) * (3 if 0 < c < last else 2) - 1
-    return tuple(weights), tuple(ranks), tuple(corners), bytes(around)
+        around = (3 if 0 < r < last else 2) * (3 if 0 < c < last else 2) - 1
+        base.append(weights[cell] - _FRONTIER * around)
+    return tuple(weights), tuple(ranks), tuple(corners), tuple(base)
 
 
 _TABLES = {}
@@ -133,7 +136,7 @@ class _Search:
         self.board = board
         size = board.size
         self.cells = size * size
-        self.weights, self.ranks, self.corners, self.around = _tables(size)
+        self.weights, self.ranks, self.corners, self.base = _tables(size)
         self.frontier = _FRONTIER
         self.rays = board._geo.rays
         self.size = size
@@ -172,14 +175,12 @@ class _Search:
         self.nodes = 0
         # Positional sums per colour, kept up to date move by move.
         pos = [0, 0, 0, 0, 0]
-        weights = self.weights
         cells = board._cells
         near = board._near
-        around = self.around
-        frontier = self.frontier
+        base = self.base
         for cell in range(self.cells):
             if cells[cell]:
-                pos[cells[cell]] += weights[cell] - frontier * (around[cell] - _POP[near[cell]])
+                pos[cells[cell]] += base[cell] + _FULL[near[cell]]
         self.pos = pos
         # The stack: one entry per ply.
         self.moves = [None] * _MAX_PLY
@@ -272,11 +273,10 @@ class _Search:
         trail = board._trail
         cells = board._cells
         near = board._near
-        weights = self.weights
-        around = self.around
+        base = self.base
+        full = _FULL
         frontier = self.frontier
         rays = self.rays
-        popcount = _POP
         directions_of = _DIRECTIONS_OF
         pos = self.pos
         moves_at = self.moves
@@ -363,11 +363,11 @@ class _Search:
                     pos[cells[lines[d][0]]] += frontier
             board._play(cell, colour)
             end = len(trail) - 1
-            gain = weights[cell] - frontier * (around[cell] - popcount[near[cell]])
+            gain = base[cell] + full[near[cell]]
             for k in range(end - (trail[end] >> 8), end):
                 entry = trail[k]
                 other = entry >> 3
-                w = weights[other] - frontier * (around[other] - popcount[near[other]])
+                w = base[other] + full[near[other]]
                 gain += w
                 pos[entry & 7] -= w
             pos[colour] += gain
@@ -403,23 +403,23 @@ class _Search:
         trail = board._trail
         cells = board._cells
         near = board._near
-        weights = self.weights
-        around = self.around
-        frontier = self.frontier
+        base = self.base
+        full = _FULL
         pos = self.pos
         end = len(trail) - 1
         marker = trail[end]
         cell = marker & 0xFF
         colour = cells[cell]
-        loss = weights[cell] - frontier * (around[cell] - _POP[near[cell]])
+        loss = base[cell] + full[near[cell]]
         for k in range(end - (marker >> 8), end):
             entry = trail[k]
             other = entry >> 3
-            w = weights[other] - frontier * (around[other] - _POP[near[other]])
+            w = base[other] + full[near[other]]
             loss += w
             pos[entry & 7] += w
         pos[colour] -= loss
         board.undo()
+        frontier = self.frontier
         if frontier:
             lines = self.rays[cell]
             for d in _DIRECTIONS_OF[near[cell]]:
@@ -433,17 +433,17 @@ class _Search:
         counts = board._counts
         near = board._near
         pos = self.pos
-        weights = self.weights
-        around = self.around
+        base = self.base
+        full = _FULL
         frontier = self.frontier
         turned = board._turned(cell, colour)
         # The board's neighbour masks stay as before the move: a turned ball's empty neighbours
         # still include the cell, which the loop over the cell's neighbours then takes off.
-        gain = weights[cell] - frontier * (around[cell] - _POP[near[cell]])
+        gain = base[cell] + full[near[cell]]
         for k in range(len(turned)):
             other = turned[k]
             old = cells[other]
-            w = weights[other] - frontier * (around[other] - _POP[near[other]])
+            w = base[other] + full[near[other]]
             pos[old] -= w
             counts[old] -= 1
             gain += w
@@ -475,7 +475,7 @@ class _Search:
             old = entry & 7
             cells[other] = old
             counts[old] += 1
-            pos[old] += weights[other] - frontier * (around[other] - _POP[near[other]])
+            pos[old] += base[other] + full[near[other]]
         return value
 
     def _children(self, colour):

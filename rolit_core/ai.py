@@ -24,10 +24,11 @@ on a PC, in the browser and on a board, and a device level's thinking time is bo
 medium 120 nodes, hard 500, expert 30000 (desktop).
 
 Calibration (docs/ai.md, bench/ai.py): under the MicroPython WebAssembly runner on the reference PC
-a hard move of at most 500 nodes takes 27 ms on average and 41 ms at worst (60-80 us a node). An
-RP2040 at 125 MHz running CircuitPython is assumed 20x slower than the runner (the slow end of the
-10-20x estimate: a Cortex-M0+ interpreting from flash through a small cache, and CircuitPython a
-little slower than MicroPython), so a hard move takes about 0.5 s there, 0.8 s at worst.
+a hard move of at most 500 nodes takes 24 ms on average and 34 ms at worst (27 and 41 ms in a
+slower run; 45-80 us a node). An RP2040 at 125 MHz running CircuitPython is assumed 20x slower
+than the runner (the slow end of the 10-20x estimate: a Cortex-M0+ interpreting from flash through
+a small cache, and CircuitPython a little slower than MicroPython), so a hard move takes about
+0.5 s there, 0.8 s at worst.
 
 Memory: the search works on one copy of the board, a stack of at most 66 plies (one move list per
 ply in use) and a 320-entry history table: a few KB, independent of the budget; there are no

@@ -234,9 +234,20 @@ def test_four_players_with_computer_seats():
     d.wait(max(scores) * appmod.POUR_MS + 10)
     for seat, x in ((0, 0), (1, 2), (2, 4), (3, 6)):
         height = bar_height(d, x)
-        if seat not in ref.winners():
-            assert height == expected_bar(scores[seat], max(scores))
-        assert d.pixel(x, 7) in (BLACK, d.colour((RED, YELLOW, GREEN, BLUE)[seat]))
+        full = d.colour((RED, YELLOW, GREEN, BLUE)[seat])
+        bottom = d.pixel(x, 7)
+        if seat in ref.winners():
+            assert bottom in (BLACK, full)  # winners' bars flash
+            continue
+        assert height == expected_bar(scores[seat], max(scores))
+        units = scores[seat] * 8 * 256 // max(scores)
+        if units == 0:
+            assert bottom == BLACK
+        elif units >= 256:
+            assert bottom == full
+        else:  # a bar under one pixel: its only pixel is a dimmer shade of the colour
+            assert bottom != BLACK and bottom != full
+            assert all(b <= f and (b == 0) == (f == 0) for b, f in zip(bottom, full))
 
 
 def test_match_of_three_rounds_rotates_the_start():

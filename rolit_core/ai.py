@@ -317,73 +317,51 @@ class _Search:
                 ply -= 1
                 self._undo()
                 m = moves_at[ply][index[ply] - 1]
-                if is_max[ply]:
-                    if value > best[ply]:
-                        best[ply] = value
-                        best_move[ply] = m
-                        if value > alpha[ply]:
-                            alpha[ply] = value
-                elif value < best[ply]:
-                    best[ply] = value
-                    best_move[ply] = m
-                    if value < beta[ply]:
-                        beta[ply] = value
-                continue
-            if used >= budget:
-                break
-            m = moves[i]
-            depth = depth_left[ply] - 1
-            if depth > 0 and model and nodes + used + len(board._frontier) >= total:
-                # Predicting the next reply could overrun the budget: stop here.
-                self.exhausted = True
-                break
-            index[ply] = i + 1
-            colour = m & 7
-            used += 1
-            if depth <= 0:
-                # A leaf: value it without making the move on the board.
-                value = self._leaf(m >> 3 & 63, colour)
-                if is_max[ply]:
-                    if value > best[ply]:
-                        best[ply] = value
-                        best_move[ply] = m
-                        if value > alpha[ply]:
-                            alpha[ply] = value
-                elif value < best[ply]:
-                    best[ply] = value
-                    best_move[ply] = m
-                    if value < beta[ply]:
-                        beta[ply] = value
-                continue
-            cell = m >> 3 & 63
-            # Positional sums follow the move: the balls next to the cell lose an empty
-            # neighbour, then each turned ball takes its weight and frontier to the mover.
-            if frontier:
-                lines = rays[cell]
-                for d in directions_of[near[cell]]:
-                    pos[cells[lines[d][0]]] += frontier
-            board._play(cell, colour)
-            end = len(trail) - 1
-            gain = base[cell] + full[near[cell]]
-            for k in range(end - (trail[end] >> 8), end):
-                entry = trail[k]
-                other = entry >> 3
-                w = base[other] + full[near[other]]
-                gain += w
-                pos[entry & 7] -= w
-            pos[colour] += gain
-            if counts[EMPTY] == 0:
-                value = self._final()
             else:
-                child = self._children(colour)
-                if self.extra:
-                    used += self.extra
-                    self.extra = 0
-                self._push(ply + 1, child, seat_of[child[0] & 7] == root_seat, depth,
-                           alpha[ply], beta[ply])
-                ply += 1
-                continue
-            self._undo()
+                if used >= budget:
+                    break
+                m = moves[i]
+                depth = depth_left[ply] - 1
+                if depth > 0 and model and nodes + used + len(board._frontier) >= total:
+                    # Predicting the next reply could overrun the budget: stop here.
+                    self.exhausted = True
+                    break
+                index[ply] = i + 1
+                colour = m & 7
+                used += 1
+                if depth <= 0:
+                    # A leaf: value it without making the move on the board.
+                    value = self._leaf(m >> 3 & 63, colour)
+                else:
+                    cell = m >> 3 & 63
+                    # Positional sums follow the move: the balls next to the cell lose an empty
+                    # neighbour, then each turned ball takes its weight and frontier to the mover.
+                    if frontier:
+                        lines = rays[cell]
+                        for d in directions_of[near[cell]]:
+                            pos[cells[lines[d][0]]] += frontier
+                    board._play(cell, colour)
+                    end = len(trail) - 1
+                    gain = base[cell] + full[near[cell]]
+                    for k in range(end - (trail[end] >> 8), end):
+                        entry = trail[k]
+                        other = entry >> 3
+                        w = base[other] + full[near[other]]
+                        gain += w
+                        pos[entry & 7] -= w
+                    pos[colour] += gain
+                    if counts[EMPTY]:
+                        child = self._children(colour)
+                        if self.extra:
+                            used += self.extra
+                            self.extra = 0
+                        self._push(ply + 1, child, seat_of[child[0] & 7] == root_seat, depth,
+                                   alpha[ply], beta[ply])
+                        ply += 1
+                        continue
+                    value = self._final()
+                    self._undo()
+            # Back the value of move m up into this node's bounds.
             if is_max[ply]:
                 if value > best[ply]:
                     best[ply] = value

@@ -244,10 +244,6 @@ class Board:
         """The moves played on this board since it was set up, as (cell, colour) pairs."""
         return [(m >> 3, m & 7) for m in self._moves]
 
-    def is_adjacent(self, cell):
-        """True if ``cell`` is empty and touches at least one ball."""
-        return cell in self._frontier
-
     def legal_moves(self, colour):
         """The cells ``colour`` may play, ascending: the capturing ones if any exist, else every
         empty cell next to a ball."""

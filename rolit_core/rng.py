@@ -47,20 +47,6 @@ class Random:
         """A random item of a non-empty sequence."""
         return items[self.bits() % len(items)]
 
-    def shuffle(self, items):
-        """Shuffle a list in place."""
-        for i in range(len(items) - 1, 0, -1):
-            j = self.bits() % (i + 1)
-            items[i], items[j] = items[j], items[i]
-
-    def state(self):
-        """The generator's state as two ints, for saving; ``set_state`` takes it back."""
-        return (self._z, self._w)
-
-    def set_state(self, state):
-        self._z = int(state[0]) & 0x3FFFFFFF or 1
-        self._w = int(state[1]) & 0x3FFFFFFF or 1
-
 
 def fresh_seed():
     """A seed from the platform's randomness, for games nobody asked to repeat."""

@@ -181,12 +181,14 @@ def with_settings(text, settings):
 class Frame:
     """One ``neopixel_write``: ``data`` are the bytes in the order the strip receives them.
 
-    ``ns``/``cycles`` say when the write ended (emulated), ``pin`` is the GPIO it went out on.
+    ``ns``/``cycles`` say when the write ended (emulated), ``start_ns`` when its first byte went
+    to the PIO, ``pin`` is the GPIO it went out on.
     """
 
-    __slots__ = ("ns", "cycles", "pin", "data")
+    __slots__ = ("start_ns", "ns", "cycles", "pin", "data")
 
-    def __init__(self, ns, cycles, pin, data):
+    def __init__(self, start_ns, ns, cycles, pin, data):
+        self.start_ns = start_ns
         self.ns = ns
         self.cycles = cycles
         self.pin = pin
@@ -279,6 +281,10 @@ class Emulator:
         self._reset_decoder()
         self._wait("ready")
         self.boots = 1
+        # Buttons to ground with the internal pull-ups: released, they read high. rp2040js does
+        # not model pulls, so the pins are driven high from the start (the host keeps pins as
+        # set over a power cycle).
+        self.release_all()
         return self
 
     def close(self):
@@ -425,7 +431,7 @@ class Emulator:
                     self.on_serial(text)
                 continue
             if name == "frame":
-                frame = Frame(event["ns"], event["cycles"], event["pin"],
+                frame = Frame(event["start"], event["ns"], event["cycles"], event["pin"],
                               bytes.fromhex(event["data"]))
                 self.frames.append(frame)
                 if self.on_frame is not None:

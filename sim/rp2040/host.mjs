@@ -294,6 +294,9 @@ class Board {
         const writeFIFO = machine.writeFIFO.bind(machine);
         machine.writeFIFO = (value) => {
           if (!machine.txFIFO.full) {
+            if (!machine.words.length) {
+              machine.firstNs = chip.clock.nanos;
+            }
             machine.words.push(value >>> 0);
           }
           writeFIFO(value);
@@ -342,6 +345,7 @@ class Board {
     const pin = (machine.pinCtrl >>> 10) & 0x1f; // SIDESET_BASE: the NeoPixel program's pin
     send({
       ev: 'frame',
+      start: machine.firstNs,
       ns: this.chip.clock.nanos,
       cycles: this.cycles,
       pin,

@@ -38,6 +38,8 @@ const SR_TFE = 0x4;
 const SR_RFNE = 0x8;
 const WAIT_TX = 3; // rp2040js WaitType.txFIFO
 const WAIT_OUT = 4; // rp2040js WaitType.Out
+const PPB_SCR = 0xd10; // System Control Register
+const SCR_SEVONPEND = 0x10;
 const UNIQUE_ID = [0xe6, 0x60, 0x58, 0x38, 0x83, 0x2f, 0x4d, 0x2a];
 
 function argument(name) {
@@ -217,11 +219,45 @@ class Board {
     this.setUpUSB();
     this.setUpPIO();
     chip.core.PC = 0x10000000;
+    this.setUpSleep();
     this.exceptions = new Map(); // exception number -> count, for `state`
     const entry = chip.core.exceptionEntry.bind(chip.core);
     chip.core.exceptionEntry = (number) => {
       this.exceptions.set(number, (this.exceptions.get(number) || 0) + 1);
       entry(number);
+    };
+  }
+
+  /**
+   * CircuitPython sleeps with interrupts masked: `cpsid i; ...; wfe`, relying on SCR.SEVONPEND
+   * (an interrupt becoming pending is an event that ends WFE). rp2040js has no SCR, so an
+   * interrupt that arrives between `cpsid` and `wfe` put the core to sleep for ever. Here SCR
+   * keeps its value and SEVONPEND does what it says.
+   */
+  setUpSleep() {
+    const { core, ppb } = this.chip;
+    this.scr = 0;
+    const read = ppb.readUint32.bind(ppb);
+    const write = ppb.writeUint32.bind(ppb);
+    ppb.readUint32 = (offset) => (offset === PPB_SCR ? this.scr : read(offset));
+    ppb.writeUint32 = (offset, value) => {
+      if (offset === PPB_SCR) {
+        this.scr = value & 0x16; // SLEEPONEXIT, SLEEPDEEP, SEVONPEND
+      } else {
+        write(offset, value);
+      }
+    };
+    const setInterrupt = core.setInterrupt.bind(core);
+    core.setInterrupt = (irq, value) => {
+      const fresh = value && !(core.pendingInterrupts & (1 << irq));
+      setInterrupt(irq, value);
+      if (fresh && this.scr & SCR_SEVONPEND) {
+        if (core.waiting) {
+          core.waiting = false;
+        } else {
+          core.eventRegistered = true;
+        }
+      }
     };
   }
 
@@ -508,6 +544,15 @@ function main() {
             usb: { initialized: board.cdc.initialized, out: board.cdc.outEndpoint, in: board.cdc.inEndpoint, pending: board.pendingRead },
             warnings: board.chip.logger.warnings,
             exceptions: Object.fromEntries(board.exceptions),
+            timer: (() => {
+              const t = board.chip.peripherals[0x40054];
+              return {
+                now: board.chip.clock.nanos / 1000,
+                alarms: t.alarms.map((a) => [a.armed, a.targetMicros, a.clockAlarm.scheduled, a.clockAlarm.nanos / 1000]),
+                intRaw: t.intRaw, intEnable: t.intEnable,
+              };
+            })(),
+            core: { PM: core.PM, pending: core.pendingInterrupts, enabled: core.enabledInterrupts, IPSR: core.IPSR },
             ...clockOf(),
           });
           break;

@@ -182,7 +182,7 @@ def test_a_power_cut_resumes_the_same_position(story):
     assert story["resumed_position"] == story["position_at_cut"]
     assert story["resumed_turn"] == story["turn_at_cut"]
     assert story["resumed_error"] == (None, None)
-    assert story["frames_checked_2"] >= 10
+    assert story["frames_checked_2"] >= 4  # the cursor blinks: a frame every 200-300 ms
     assert story["frames_checked_2"] >= story["frames_boot_2"] - 2
 
 

@@ -211,6 +211,7 @@ TOTAL = [0] * 7
 WORST = [0] * 7
 LOW = [gc.mem_free()]
 LOW_RAW = [gc.mem_free()]
+GC = [0, 0, 0]  # collections, total us, worst us
 state = {"n": 0, "game": -1, "menu_at": None, "think_at": None, "moves": []}
 _update = App.update
 
@@ -245,6 +246,7 @@ def next_game(app):
             if COUNT[k]:
                 print("@FIG update_%%s %%d %%d %%d" %% (KINDS[k], COUNT[k], TOTAL[k] // COUNT[k],
                                                     WORST[k]))
+        print("@FIG update_gc %%d %%d %%d" %% (GC[0], GC[1] // max(1, GC[0]), GC[2]))
         print("@END")
         raise SystemExit
     gc.collect()
@@ -265,21 +267,31 @@ def timed(self, now_ms, events=()):
     TOTAL[kind] += spent
     if spent > WORST[kind]:
         WORST[kind] = spent
+    moved = False
     if kind == 4 and state["think_at"] is None:
         state["think_at"] = now_ms
     elif kind != 4 and state["think_at"] is not None:
         state["moves"].append((now_ms - state["think_at"]) & 0x1FFFFFFF)
         state["think_at"] = None
+        moved = True
     n = state["n"] = state["n"] + 1
     if state["game"] >= 0 and n %% 10 == 0:
         free = gc.mem_free()
         if free < LOW_RAW[0]:
             LOW_RAW[0] = free
-        if n %% 50 == 0:
-            gc.collect()
-            free = gc.mem_free()
-            if free < LOW[0]:
-                LOW[0] = free
+    if moved:
+        # After each computer move (outside the timed update): collect, note the free heap
+        # and how long the collection took (a collection can fall into any frame).
+        start = time.monotonic_ns()
+        gc.collect()
+        spent = (time.monotonic_ns() - start) // 1000
+        GC[0] += 1
+        GC[1] += spent
+        if spent > GC[2]:
+            GC[2] = spent
+        free = gc.mem_free()
+        if free < LOW[0]:
+            LOW[0] = free
     at = state["menu_at"]
     if at is not None and (state["game"] < 0 and ((now_ms - at) & 0x1FFFFFFF) > MENU_MS
                            or state["game"] >= 0 and self.mode == "round_end"):
@@ -325,7 +337,6 @@ def part_boot(report):
         report("boot: power-on to the banner", "%.2f s" % (banner / 1000))
         report("boot: power-on to the first LED frame", "%.2f s" % (first.ms / 1000))
         report("boot: one 64-pixel neopixel_write", "%.2f ms" % ((first.ns - first.start_ns) / 1e6))
-        report("boot: free heap reported", "(see heap)")
 
 
 def _mean_worst(values):
@@ -347,8 +358,8 @@ def part_heap_frames(report, games):
     report("heap: free after code.py's imports", "%d bytes" % f["free_import"])
     for seats in games:
         n = len(seats)
-        report("heap: lowest free in a game of %d %s seats (after a collection, every 50 "
-               "frames)" % (n, seats[0]), "%d bytes" % f["low_free_%dp" % n])
+        report("heap: lowest free in a game of %d %s seats (after a collection, each move)"
+               % (n, seats[0]), "%d bytes" % f["low_free_%dp" % n])
         report("heap: lowest free, same game, no collection (every 10 frames)",
                "%d bytes" % f["low_free_raw_%dp" % n])
         moves = result.lists.get("app-%s-%dp" % (seats[0], n), [])
@@ -356,11 +367,11 @@ def part_heap_frames(report, games):
                _mean_worst(moves))
     names = {"title": "title", "idle": "menu, idle", "menu": "menu, keys", "animate":
              "play, animating", "think": "play, a computer thinks", "input": "play, human",
-             "other": "round end"}
+             "other": "round end", "gc": "gc.collect() after a move (not in a frame above)"}
     for kind, label in names.items():
         if "update_%s" % kind in f:
             count, mean, worst = _three(result, kind)
-            report("App.update, %s (us; %d frames)" % (label, count),
+            report("App.update, %s (us; %d)" % (label, count),
                    "mean %d, worst %d" % (mean, worst))
     return result
 

@@ -451,3 +451,158 @@ class Emulator:
             return self._process.stderr.read().decode(errors="replace")[-3000:]
         except Exception:
             return "(no error output)"
+
+
+# -- for people: python -m sim.emulate ------------------------------------------------------
+
+KEY_NAMES = ("up", "down", "left", "right", "select", "back")  # rolit_core.app key numbers
+
+
+class _Bytes:
+    """What ``sim.strip.Panel`` reads of a strip: the bytes of the last frame."""
+
+    data = b""
+
+
+class EmulatedDevice:
+    """The emulated Pico behind the simulator's window or terminal: the same ``update(now_ms,
+    events) -> changed``, ``colours`` and ``app`` as ``sim.device.Device``, but the events press
+    the emulated buttons and the colours are the LEDs the firmware lit, shown on a panel wired as
+    the settings say (a correctly built handheld).
+
+    The emulated chip runs slower than a real one; each ``update`` runs at most ``slice_ms`` of
+    emulated time, so the device shows its own (slower) time.
+    """
+
+    def __init__(self, pico, settings, slice_ms=25, console_lines=6):
+        from .strip import Panel
+
+        self.pico = pico
+        self.app = None
+        self.slice_ms = slice_ms
+        self.console_lines = console_lines
+        self._strip = _Bytes()
+        self.panel = Panel(self._strip, settings.matrix_width, settings.matrix_height,
+                           layout=settings.matrix_layout, rotation=settings.matrix_rotation,
+                           mirror=settings.matrix_mirror, chip_order=settings.pixel_order)
+        self.colours = [(0, 0, 0)] * 64
+        self.matrix_gpio = MATRIX_GPIO
+        self._last = None
+        self._shown = 0
+
+    def update(self, now_ms, events=()):
+        for key, pressed in events:
+            if 0 <= key < len(KEY_NAMES):
+                (self.pico.press if pressed else self.pico.release)(KEY_NAMES[key])
+        elapsed = self.slice_ms if self._last is None else now_ms - self._last
+        self._last = now_ms
+        self.pico.run(max(1, min(self.slice_ms, elapsed)))
+        frames = self.pico.frames
+        if len(frames) == self._shown:
+            return False
+        self._shown = len(frames)
+        self._strip.data = frames[-1].data
+        self.colours = self.panel.display_colours()
+        return True
+
+    def info(self):
+        """The side panel: emulated time and the console's last lines."""
+        lines = [line for line in self.pico.console.replace("\r", "").split("\n")
+                 if line.strip() and "\x1b" not in line]
+        return {"title": "Pico (emulated)",
+                "status": ("%.1f s emulated, %d frames" % (self.pico.ms / 1000,
+                                                             len(self.pico.frames)),)
+                + tuple(lines[-self.console_lines:])}
+
+
+def _window(device, fps):
+    from . import window
+
+    class EmulatorWindow(window.Window):
+        def draw(self):
+            self.renderer.draw(self.surface, self.device.colours, self.device.info())
+            self.window.flip()
+            self.dirty = False
+            self.frames += 1
+
+    return EmulatorWindow(device, fps=fps, title="Rolit Handheld on the emulated Pico")
+
+
+def main(argv=None):
+    import argparse
+
+    from .cli import display_available
+    from .deploy import PRESETS
+
+    parser = argparse.ArgumentParser(
+        prog="python -m sim.emulate",
+        description="Boot a CircuitPython UF2 on an emulated Raspberry Pi Pico with the game on "
+                    "its CIRCUITPY drive; the LEDs in a window (or the terminal), your keys on "
+                    "its buttons, its serial console beside them.")
+    parser.add_argument("--firmware", help="the CircuitPython UF2 for the Raspberry Pi Pico "
+                        "(%s); default $ROLIT_FIRMWARE or ../shared/firmware/" % OFFICIAL)
+    parser.add_argument("--preset", default="pico", choices=PRESETS[:1],
+                        help="the drive's settings.toml (the emulated board is a Pico)")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="a settings.toml line, e.g. --set ROLIT_SEED=7 (repeatable)")
+    parser.add_argument("--flash", help="keep the chip's flash (saved game, settings, drive) "
+                        "in this file: loaded if it exists, saved when you quit")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--window", action="store_true", help="the window (default with a display)")
+    mode.add_argument("--terminal", action="store_true", help="the terminal mode")
+    mode.add_argument("--console", type=float, metavar="SECONDS",
+                      help="no LEDs: print the serial console for SECONDS of emulated time")
+    parser.add_argument("--fps", type=int, default=30, help="window/terminal frame rate")
+    args = parser.parse_args(argv)
+
+    firmware = args.firmware or find_firmware()
+    if firmware is None or not os.path.isfile(firmware):
+        print("No CircuitPython UF2: download the one for the Raspberry Pi Pico from %s and "
+              "pass it with --firmware FILE.uf2" % OFFICIAL, file=sys.stderr)
+        return 2
+    settings = {}
+    for item in args.set:
+        key, _, value = item.partition("=")
+        value = value.strip()
+        settings[key.strip()] = int(value) if value.lstrip("-").isdigit() else value.strip('"')
+    files = deployed_files(args.preset, settings)
+    flash = None
+    if args.flash and os.path.isfile(args.flash):
+        with open(args.flash, "rb") as handle:
+            flash = handle.read()
+    from .rp2040.mirror import load_settings
+
+    pico = Emulator(firmware, files, flash=flash)
+    try:
+        pico.start()
+    except EmulatorError as error:
+        print(error, file=sys.stderr)
+        return 1
+    try:
+        if args.console is not None:
+            pico.on_serial = lambda text: (sys.stdout.write(text), sys.stdout.flush())
+            pico.run(args.console * 1000)
+            print()
+            return 0
+        device = EmulatedDevice(pico, load_settings(files["settings.toml"]))
+        use_window = args.window or (not args.terminal and display_available())
+        if use_window:
+            pico.on_serial = lambda text: (sys.stdout.write(text), sys.stdout.flush())
+            win = _window(device, args.fps)
+            try:
+                win.run()
+            finally:
+                win.close()
+        else:
+            from . import terminal
+
+            terminal.run(device, lambda app: device.info(), fps=args.fps)
+    finally:
+        if args.flash:
+            pico.save_flash(args.flash)
+        pico.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

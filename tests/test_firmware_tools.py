@@ -208,3 +208,32 @@ def test_lockstep_accepts_the_device_frames_and_names_the_first_wrong_one():
     run.power_on()
     with pytest.raises(FrameMismatch, match="differs at strip LEDs \\[0\\]"):
         run.run(1000)
+
+
+class _KeyPico(_FakePico):
+    def __init__(self):
+        super().__init__([])
+        self.pins = []
+
+    def press(self, key):
+        self.pins.append((key, False))
+
+    def release(self, key):
+        self.pins.append((key, True))
+
+
+def test_the_window_device_presses_buttons_and_shows_the_last_frame():
+    from sim.emulate import EmulatedDevice
+    from sim.rp2040.mirror import load_settings
+
+    pico = _KeyPico()
+    device = EmulatedDevice(pico, load_settings(deployed_files()["settings.toml"]))
+    assert device.update(0, [(4, True)]) is False  # no frame yet
+    assert pico.pins == [("select", False)]
+    data = bytearray(192)
+    data[3 * 9:3 * 9 + 3] = bytes((255, 0, 0))  # strip LED 9, GRB: full green
+    pico.frames.append(Frame(0, 1, 0, 0, bytes(data)))
+    assert device.update(20, [(4, False)]) is True
+    assert pico.pins[-1] == ("select", True)
+    assert device.colours[9] == (0, 255, 0) and device.colours[8] == (0, 0, 0)
+    assert device.info()["title"] == "Pico (emulated)"

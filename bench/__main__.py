@@ -4,7 +4,8 @@ import importlib
 import sys
 
 # Each module has main(), which prints its figures.
-BENCHMARKS = ("core", "ai", "app", "hardware", "sim", "memory")
+# memory and device run the real firmware on the emulated Pico: tens of minutes (docs/emulator.md).
+BENCHMARKS = ("core", "ai", "app", "hardware", "sim", "memory", "device")
 
 
 def main(argv):

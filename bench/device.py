@@ -471,7 +471,7 @@ def main(argv=None):
     parser.add_argument("--minutes", type=float, default=3.0, help="for attract")
     parser.add_argument("--firmware", help="the UF2 (default: $ROLIT_FIRMWARE or "
                         "../shared/firmware/)")
-    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args([] if argv is None else argv)
     if args.firmware:
         import os
 
@@ -505,4 +505,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

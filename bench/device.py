@@ -457,14 +457,60 @@ def _slope(xs, ys):
     return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)) / spread
 
 
-PARTS = ("boot", "heap", "ai", "attract")
+XIP_WORK = r'''
+from rolit_core import Game
+from rolit_core.ai import player
+from rolit_core.app import App
+
+print("@XIP start")
+game = Game(players=2, size=8, first="red", seed=3)
+bots = [player("hard", 1), player("hard", 2)]
+for _ in range(12):
+    game.play(bots[game.seat_of(game.turn)].choose(game))
+app = App(seed=3)
+now = 0
+for _ in range(300):
+    now += 20
+    app.update(now, [])
+app.start(seats=("hard", "hard"))
+for _ in range(600):
+    now += 20
+    app.update(now, [])
+print("@XIP stop")
+'''
+MISS_CYCLES = (30, 60)  # sys clock cycles to fill an 8-byte line over QSPI (estimated range)
+
+
+def part_xip(report):
+    """How much a real chip's XIP cache misses would add: typical work (hard moves, App frames)
+    with every flash read through a model of the cache."""
+    drive = deployed_files()
+    drive["code.py"] = XIP_WORK.encode()
+    with Emulator(files=drive, xip=True) as pico:
+        pico.run_until_text("@XIP start", BOOT_MS + 20000)
+        pico.xip_counts(reset=True)
+        start = pico.cycles
+        while "@XIP stop" not in pico.console and pico.ms < 600000:
+            pico.run(2000, until_text="@XIP stop")
+        counts = pico.xip_counts()
+        cycles = pico.cycles - start
+    reads = counts["hits"] + counts["misses"] + counts["uncached"]
+    misses = counts["misses"] + counts["uncached"]
+    report("xip: flash reads in %.1f M cycles of game work" % (cycles / 1e6),
+           "%d (%.1f%% missed the modelled cache)" % (reads, 100.0 * misses / max(1, reads)))
+    low, high = MISS_CYCLES
+    report("xip: a real chip would add (at %d-%d cycles a miss)" % (low, high),
+           "%.0f-%.0f%%" % (100.0 * misses * low / cycles, 100.0 * misses * high / cycles))
+
+
+PARTS = ("boot", "heap", "ai", "attract", "xip")
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.device", description=__doc__.split(
         "\n\n")[0])
     parser.add_argument("--parts", default=",".join(PARTS),
-                        help="comma-separated: boot, heap (heap and frames), ai, attract")
+                        help="comma-separated: boot, heap (heap and frames), ai, attract, xip")
     parser.add_argument("--levels", default=",".join(LEVELS), help="for ai: easy,medium,hard")
     parser.add_argument("--players", default="2,4", help="for ai and heap: 2,4")
     parser.add_argument("--games", type=int, default=1, help="for ai: games per level and count")
@@ -499,6 +545,8 @@ def main(argv=None):
         part_ai(report, levels, players, args.games)
     if "attract" in parts:
         part_attract(report, args.minutes)
+    if "xip" in parts:
+        part_xip(report)
     print("(emulated time on the 125 MHz RP2040; %.0f s of this machine's time)"
           % (time.time() - started))
     return figures

@@ -227,12 +227,14 @@ class Emulator:
     frame (:class:`Frame`). The chip is powered from ``start()`` (or ``with``) to ``close()``.
     """
 
-    def __init__(self, firmware=None, files=None, flash=None, keys=PICO_KEYS, node="node"):
+    def __init__(self, firmware=None, files=None, flash=None, keys=PICO_KEYS, node="node",
+                 xip=False):
         self.firmware = firmware or find_firmware()
         if self.firmware is None:
             raise EmulatorError(missing_reason() or "no firmware")
         self.keys = dict(keys)
         self.node = node
+        self.xip = xip  # model the XIP cache and count its misses (slower)
         self._files = files
         self._flash = flash
         self._process = None
@@ -275,7 +277,8 @@ class Emulator:
         with open(flash, "wb") as handle:
             handle.write(self.flash_image())
         self._process = subprocess.Popen(
-            [self.node, HOST, "--bootrom", bootrom, "--flash", flash], cwd=ROOT,
+            [self.node, HOST, "--bootrom", bootrom, "--flash", flash] + (
+                ["--xip"] if self.xip else []), cwd=ROOT,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             bufsize=0)
         self._reset_decoder()
@@ -373,6 +376,11 @@ class Emulator:
         """Bytes to the USB serial port (a str is sent as UTF-8)."""
         data = text.encode() if isinstance(text, str) else bytes(text)
         self._command({"cmd": "serial", "data": data.decode("latin-1")})
+
+    def xip_counts(self, reset=False):
+        """With ``xip=True``: reads of the flash window since the last reset that the modelled
+        XIP cache served (``hits``), missed (``misses``) and that bypassed it (``uncached``)."""
+        return self._command({"cmd": "xip", "reset": bool(reset)})["xip"]
 
     # -- flash ---------------------------------------------------------------------------
 

@@ -177,6 +177,57 @@ class FlashSSI extends BasePeripheral {
   }
 }
 
+/**
+ * What rp2040js leaves out: the RP2040's XIP cache (16 KiB, two-way set associative, 8-byte
+ * lines) in front of the QSPI flash. With `--xip` every read of the flash window goes through a
+ * model of it and the misses are counted (reads of the uncached aliases count as misses too), so
+ * the cycles a real chip would spend waiting for the flash can be estimated: rp2040js itself
+ * charges nothing for them.
+ */
+class XipCacheModel {
+  constructor() {
+    this.tags = new Int32Array(2048).fill(-1); // set * 2 + way
+    this.older = new Uint8Array(1024); // the way to replace next in each set
+    this.hits = 0;
+    this.misses = 0;
+    this.uncached = 0;
+  }
+  flush() {
+    this.tags.fill(-1);
+  }
+  access(address) {
+    const region = (address >>> 24) & 3;
+    if (region >= 2) {
+      this.uncached++;
+      return;
+    }
+    const line = (address & 0xffffff) >>> 3;
+    const set = line & 1023;
+    const tag = line >>> 10;
+    const at = set * 2;
+    if (this.tags[at] === tag) {
+      this.hits++;
+      this.older[set] = 1;
+    } else if (this.tags[at + 1] === tag) {
+      this.hits++;
+      this.older[set] = 0;
+    } else {
+      this.misses++;
+      if (region === 0) {
+        const way = this.older[set];
+        this.tags[at + way] = tag;
+        this.older[set] = way ^ 1;
+      }
+    }
+  }
+  counts() {
+    return { hits: this.hits, misses: this.misses, uncached: this.uncached };
+  }
+  reset() {
+    this.hits = this.misses = this.uncached = 0;
+  }
+}
+
 /** IO_QSPI: plain registers, and chip select forced low/high framing the flash's commands. */
 class QSPIBank extends BasePeripheral {
   constructor(rp2040, ssi) {
@@ -220,6 +271,9 @@ class Board {
     this.setUpPIO();
     chip.core.PC = 0x10000000;
     this.setUpSleep();
+    if (process.argv.includes('--xip')) {
+      this.setUpXip();
+    }
     this.exceptions = new Map(); // exception number -> count, for `state`
     const entry = chip.core.exceptionEntry.bind(chip.core);
     chip.core.exceptionEntry = (number) => {
@@ -258,6 +312,29 @@ class Board {
           core.eventRegistered = true;
         }
       }
+    };
+  }
+
+  setUpXip() {
+    const chip = this.chip;
+    const xip = new XipCacheModel();
+    this.xip = xip;
+    for (const name of ['readUint32', 'readUint16', 'readUint8']) {
+      const read = chip[name].bind(chip);
+      chip[name] = (address) => {
+        if (address >= 0x10000000 && address < 0x14000000) {
+          xip.access(address);
+        }
+        return read(address);
+      };
+    }
+    // The core fetches instructions through its own readUint16, which calls the chip's.
+    const write = chip.writeUint32.bind(chip);
+    chip.writeUint32 = (address, value) => {
+      if (address >>> 0 === 0x14000004) {
+        xip.flush(); // XIP_CTRL FLUSH, after every flash write
+      }
+      write(address, value);
     };
   }
 
@@ -535,6 +612,14 @@ function main() {
           writeFileSync(command.path, board.flash);
           send({ ev: 'ok', ...clockOf() });
           break;
+        case 'xip': {
+          const counts = board.xip ? board.xip.counts() : null;
+          if (board.xip && command.reset) {
+            board.xip.reset();
+          }
+          send({ ev: 'ok', xip: counts, ...clockOf() });
+          break;
+        }
         case 'state': {
           const core = board.chip.core;
           send({

@@ -7,7 +7,7 @@ code.py, the most memory live at once (``gc.mem_alloc()`` after ``gc.collect()``
 the end, and whether it ran without a ``MemoryError``.
 ``python -m bench.memory --min-heap core`` also finds the smallest free heap (to 2 KiB) each
 scenario runs in on the chip, by taking heap away with a blob first (a boot per try: slow). The
-device scenario on the chip is ``python -m bench device --parts heap``.
+device scenario on the chip is ``python -m bench.device --parts heap``.
 
 The older path, a 32-bit MicroPython *unix port*: ``python -m bench.memory --unix`` (or
 ``$MICROPYTHON`` set). The WebAssembly runner in node_modules cannot limit its heap, so this benchmark needs the
@@ -397,7 +397,7 @@ def main_chip(names, min_heap=False):
     results = {}
     for name in names:
         if name == "device":
-            print("%-8s see `python -m bench device --parts heap` (the deployed code.py in a "
+            print("%-8s see `python -m bench.device --parts heap` (the deployed code.py in a "
                   "whole game)" % name)
             continue
         body = {"core": CORE, "ai": AI, "app": APP}[name]

@@ -325,6 +325,12 @@ class Emulator:
 
     # -- time ----------------------------------------------------------------------------
 
+    def lines(self):
+        """The console's complete lines so far, without line ends and terminal escapes (the
+        title CircuitPython sets, the status bar)."""
+        text = re.sub(r"\x1b\][^\x1b]*\x1b\\|\x1b\[[0-9;]*[A-Za-z]", "", self.console)
+        return [line.rstrip("\r") for line in text.split("\n")[:-1]]
+
     @property
     def ms(self):
         """Emulated milliseconds since the first power-on."""

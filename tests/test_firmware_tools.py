@@ -237,3 +237,12 @@ def test_the_window_device_presses_buttons_and_shows_the_last_frame():
     assert pico.pins[-1] == ("select", True)
     assert device.colours[9] == (0, 255, 0) and device.colours[8] == (0, 0, 0)
     assert device.info()["title"] == "Pico (emulated)"
+
+
+def test_console_lines_drop_the_terminal_escapes_and_the_partial_line():
+    from sim.emulate import Emulator
+
+    pico = Emulator.__new__(Emulator)  # no chip needed to split text
+    pico.console = ("\x1b]0;\U0001F40Dcode.py | 10.3\x1b\\\r\n=====\r\n  ROLIT\r\n"
+                    "\x1b[2K\x1b[0GAuto-reload\r\npartial")
+    assert pico.lines() == ["", "=====", "  ROLIT", "Auto-reload"]

@@ -89,6 +89,8 @@ class Game:
 
     def seat_of(self, colour):
         """The seat playing ``colour``, or ``None`` for a neutral colour."""
+        if type(colour) is not int:
+            return None  # True == 1 would otherwise find red's seat
         for seat in range(len(self.seat_colours)):
             if colour in self.seat_colours[seat]:
                 return seat
@@ -96,7 +98,7 @@ class Game:
 
     def next_colour(self, colour):
         """The colour that plays after ``colour``."""
-        if colour not in self.colours:
+        if type(colour) is not int or colour not in self.colours:
             raise ValueError("%r is not a colour in play" % (colour,))
         return self._after[colour]
 
@@ -298,8 +300,10 @@ class Match:
 
     def __init__(self, rounds=3, players=2, size=8, teams=False, tie="shared", first=None,
                  seed=None):
-        if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 1:
+        if type(rounds) is not int or rounds < 1:
             raise ValueError("rounds must be a whole number of at least 1, not %r" % (rounds,))
+        if type(players) is not int:
+            raise ValueError("players must be 1, 2, 3 or 4, not %r" % (players,))
         self.rounds = rounds
         self.players = players
         self.size = size

@@ -131,6 +131,8 @@ class Board:
         """A board from position text such as ``"......../.../...RY.../..."`` (rows top to bottom)."""
         if not isinstance(text, str):
             raise ValueError("position text must be a string")
+        if text[:1] == "\ufeff":  # a byte-order mark from a Windows editor
+            text = text[1:]
         text = text.strip()
         # Rows are separated by "/"; one row per line is accepted too.
         rows = text.split("/") if "/" in text else text.split()

@@ -51,6 +51,9 @@ HOLD_MS = 600           # BACK held this long opens the pause menu
 REPEAT_DELAY_MS = 400   # a held direction repeats after this...
 REPEAT_MS = 150         # ...every this
 ERROR_MS = 3000
+SAVE_ERROR_MS = 3000    # a failed save shows the save-error pattern this long
+SAVE_ERROR_BLINK_MS = 100
+SAVE_ERROR_CELLS = (0, 7, 56, 63)  # the four corners blink red, fast
 SELFTEST_EXIT_MS = 1500  # BACK held this long leaves the self-test
 
 _BLACK = (0, 0, 0)
@@ -84,8 +87,10 @@ class App(Play, Rounds):
         self.shades = palette.Shades()
         self.frame = [_BLACK] * 64
         self.cues = []
-        self.error = None          # why the saved data was refused, if it was
+        self.error = None          # why the saved data was refused or a save failed
         self.saves = 0             # how many times the state was saved
+        self.save_failures = 0     # how many saves failed (each one shows the save-error pattern)
+        self._save_flash = 0       # ms left of the save-error pattern
         self.match = None
         self.kinds = ()            # per seat: "human" or a level
         self.time_limit = 0        # seconds per move of the game in play (0: off)
@@ -115,6 +120,7 @@ class App(Play, Rounds):
         self._preview_cells = bytearray(64)
         self._flash = 0
         self._clock = 0
+        self._keep_clock = False   # the next turn continues a restored or paused countdown
         self._ai = None
         self._ai_cell = None
         self._first = 0
@@ -131,7 +137,7 @@ class App(Play, Rounds):
         self._winners = ()
         self._pour_done = False
         self._match_colours = []
-        self._fresh = True
+        self._reported = 0         # cues the last update reported; later ones wait for the next
         self._dirty = False
         self._boot()
         self._apply_look()
@@ -193,8 +199,13 @@ class App(Play, Rounds):
         """Begin a match as if chosen in the menu. ``seats``: "human" or a level per seat (one
         seat is solo: one person plays red and green). ``record``: text from ``Game.record()``
         to continue (its header gives size, players, teams, tie and first). Raises ValueError on
-        bad arguments and leaves the app as it was."""
-        seats = tuple(seats)
+        bad arguments (or a match too big for the storage) and leaves the app as it was."""
+        if isinstance(seats, str):
+            raise ValueError("seats is a list of 'human' or levels, not %r" % (seats,))
+        try:
+            seats = tuple(seats)
+        except TypeError:
+            raise ValueError("seats is a list of 'human' or levels, not %r" % (seats,))
         if record is not None:
             game = Game.from_record(record)
             size, teams, tie, first = game.size, game.teams, game.tie, game.first
@@ -204,21 +215,34 @@ class App(Play, Rounds):
         for kind in seats:
             if kind != "human" and kind not in LEVELS:
                 raise ValueError("a seat is 'human' or a level %r, not %r" % (LEVELS, kind))
-        if not isinstance(rounds, int) or not 1 <= rounds <= 99:
+        if type(size) is not int or size not in (8, 6, 4):
+            raise ValueError("size must be 8, 6 or 4, not %r" % (size,))
+        if type(rounds) is not int or not 1 <= rounds <= 99:
             raise ValueError("rounds must be 1-99, not %r" % (rounds,))
-        if not isinstance(time_limit, int) or not 0 <= time_limit <= 3600:
+        if type(time_limit) is not int or not 0 <= time_limit <= 3600:
             raise ValueError("time_limit is seconds 0-3600, not %r" % (time_limit,))
+        capacity = getattr(self.storage, "capacity", None)
+        if type(capacity) is int and save.largest(rounds, size) > capacity:
+            raise ValueError("a %d-round match on %dx%d can need %d bytes; the storage holds %d"
+                             % (rounds, size, size, save.largest(rounds, size), capacity))
         if _TIDY:
             gc.collect()
-        seed = self._rng.bits()
-        match = Match(rounds, players, size, teams, tie, first, seed)
-        self._first_choice = None if record is not None else first  # for "play again"
-        if record is not None:
-            for cell in game.moves:
-                match.game.play(cell)
+        rng = self._rng
+        state = (rng._z, rng._w)  # a refused start must not move the random sequence either
+        try:
+            match = Match(rounds, players, size, teams, tie, first, rng.bits())
+            if record is not None:
+                for cell in game.moves:
+                    match.game.play(cell)
+        except (TypeError, ValueError) as error:
+            rng._z, rng._w = state
+            raise ValueError(str(error))
+        # Everything is checked: from here on nothing raises.
         kinds = seats if players > 1 else ("human", "human")
         self._begin_match(match, kinds, time_limit, self.settings.hints if hints is None else
                           bool(hints))
+        self._first_choice = None if record is not None else match.game.first if first \
+            is not None else None  # for "play again"
         self._save()
 
     def load_record(self, text, seats=None):
@@ -263,10 +287,9 @@ class App(Play, Rounds):
 
     def update(self, now_ms, events=()):
         """Advance to ``now_ms``, handle ``events`` ((key, pressed) pairs) and return the frame."""
-        if self._fresh:
-            self._fresh = False  # cues from loading the save are reported by the first update
-        elif self.cues:
-            self.cues = []
+        if self._reported:
+            # Cues raised between updates (loading the save, start()) are reported by this one.
+            del self.cues[:self._reported]
         try:
             now = int(now_ms)
         except (TypeError, ValueError, OverflowError):
@@ -290,6 +313,7 @@ class App(Play, Rounds):
         self._draw()
         if self._attract and self.cues:
             self.cues = []  # the attract mode plays silently
+        self._reported = len(self.cues)
         return self.frame
 
     def _event(self, event):
@@ -318,6 +342,8 @@ class App(Play, Rounds):
             self._release(key)
 
     def _advance(self, dt):
+        if self._save_flash:
+            self._save_flash = self._save_flash - dt if self._save_flash > dt else 0
         self._t += dt
         if self._t > 0x3FFFFFF:
             self._t = 0x3FFFFF  # keep ints small after days in one screen
@@ -442,7 +468,8 @@ class App(Play, Rounds):
             if kind == menu.P_PLAY:
                 try:
                     self._start_from_settings()
-                except ValueError:  # settings the rules refuse (Settings.fix prevents them)
+                except ValueError as error:  # settings the rules or the storage refuse
+                    self.error = str(error)
                     self.cues.append(CUE_ILLEGAL)
             else:
                 self._set_mode(SELFTEST)
@@ -471,15 +498,24 @@ class App(Play, Rounds):
         except Exception as error:  # a store that cannot load is reported like bad data
             self._corrupt("storage failed to load: %s" % (error,))
             return
+        if data is None:
+            problem = getattr(storage, "error", None)
+            if problem:  # the store found a damaged or foreign save: say so, never start silently
+                self._corrupt(str(problem))
+            return
         try:
-            saved = None if data is None else save.decode(data, self.settings)
+            saved = save.decode_state(data, self.settings)
         except Exception as error:  # corrupt or foreign data, or an illegal saved move
             self._corrupt(str(error) or error.__class__.__name__)
             return
         if saved is not None:
-            match, kinds, time_limit, hints, history = saved
+            match, kinds, time_limit, hints, history, first_choice, clock = saved
+            if clock:
+                self._clock = clock
+                self._keep_clock = True
             self._begin_match(match, kinds, time_limit, hints)
             self._history = history
+            self._first_choice = first_choice
             self.cues = []
 
     def _corrupt(self, message):
@@ -495,19 +531,34 @@ class App(Play, Rounds):
         """The bytes ``save`` would write now (settings and any match in progress)."""
         if self._attract:
             return save.encode(self.settings)
+        clock = 0
+        if self.match is not None and self.time_limit and self._phase == INPUT:
+            clock = self._clock  # a human's countdown in progress survives a power cut
         return save.encode(self.settings, self.match, self.kinds, self.time_limit, self.hints,
-                           self._first, self._history)
+                           self._first, self._history, self._first_choice, clock)
 
     def _save(self):
+        """Write the state; a failure (``save`` raising or returning False) sets ``error``,
+        counts in ``save_failures``, cues an error and shows the save-error pattern."""
         self._dirty = False
-        if self.storage is None:
-            return
+        storage = self.storage
+        if storage is None:
+            return True
         try:
-            data = self.state_bytes()
-            self.storage.save(data)
-            self.saves += 1
+            if storage.save(self.state_bytes()) is not False:
+                self.saves += 1
+                return True
+            problem = getattr(storage, "error", None) or "the storage refused it"
         except Exception as error:
-            self.error = "storage failed to save: %s" % (error,)
+            problem = str(error) or error.__class__.__name__
+        message = "storage failed to save: %s" % (problem,)
+        if self._mode == ERROR and self.error:
+            message = "%s; %s" % (self.error, message)  # keep why the saved data was refused
+        self.error = message
+        self.save_failures += 1
+        self._save_flash = SAVE_ERROR_MS
+        self.cues.append(CUE_ERROR)
+        return False
 
     # -- drawing --------------------------------------------------------------------------
 
@@ -537,3 +588,7 @@ class App(Play, Rounds):
             screens.draw_selftest(frame, t, self._down)
         elif mode == ERROR:
             screens.draw_error(frame, shades, t)
+        if self._save_flash and self._save_flash // SAVE_ERROR_BLINK_MS % 2:
+            red = shades.get(palette.RED)
+            for cell in SAVE_ERROR_CELLS:
+                frame[cell] = red

@@ -15,7 +15,7 @@ BLACK = (0, 0, 0)
 def test_crc_and_framing():
     assert save.crc16(b"123456789") == 0x29B1
     data = save.pack(b"hello")
-    assert data[:3] == b"RH\x01" and len(data) == 5 + 5 + 2
+    assert data[:3] == b"RH\x02" and len(data) == 5 + 5 + 2
     assert save.unpack(data) == b"hello"
     for bad in (b"", b"RH", data[:-1], data + b"\x00", b"XY" + data[2:], None, "text"):
         try:
@@ -189,7 +189,7 @@ def test_corrupt_and_foreign_data_is_reported_and_replaced():
         bytes([rng.randrange(256) for _ in range(100)]),
         data[:-3],
         data + b"x",
-        b"RH\x02" + data[3:],                                     # another version
+        b"RH\x03" + data[3:],                                     # another version
         b"PK\x03\x04" + data[4:],                                  # a zip file
         "a string",
         12345,

@@ -1,13 +1,28 @@
 """Where the game is saved: ``microcontroller.nvm``, a file, or nowhere.
 
 All three have ``load() -> bytes or None`` and ``save(data) -> bool``, the interface
-``rolit_core.app.App`` expects, plus ``error`` (the last problem, for the serial console, or None)
-and ``writes`` (how many times the medium was actually written).
+``rolit_core.app.App`` expects, plus ``error`` (the last problem, for the serial console, or None),
+``writes`` (how many times the medium was written) and ``capacity`` (the most bytes one save may
+have, or None for no limit).
 
-The saved bytes are framed so that a blank or corrupt store is recognised instead of being handed
-to the game: ``b"RL"``, a format byte (1), the length (2 bytes, big-endian), a checksum (2 bytes:
-CRC-16/CCITT of the data), then the data. A store that does not start with ``b"RL"`` holds no game
-(``load()`` returns None quietly); a bad length or checksum also returns None, with ``error`` set.
+A failed or interrupted save never destroys the last good copy. Each save is a *record*::
+
+    b"RL", format (2), sequence number (2 bytes), length n (2), CRC-16 (2), n bytes of data
+
+(big-endian; the CRC covers the format, sequence, length and data), and the newest record whose
+checksum holds is the one loaded:
+
+- nvm: the area is split into two halves. Records are appended one after another in the current
+  half; when it is full, the next record starts the other half (written with the rest of that half
+  erased, in one assignment). A write therefore only ever covers bytes after or away from the last
+  good record.
+- a file: the record is written to ``PATH.new``, then renamed to ``PATH`` (CircuitPython's FAT
+  cannot rename over a file, so ``PATH`` is removed first; ``load()`` finds a ``PATH.new`` left
+  by a power cut in between).
+
+Records of format 1 (a 7-byte header without a sequence number, written before) still load, as the
+oldest copy. A store that holds something else is left alone: a file that is not a save of this
+program is never overwritten (``save`` refuses with ``error`` set).
 
 >>> import microcontroller
 >>> from hardware.storage import NvmStorage
@@ -21,14 +36,17 @@ b'hello'
 import os
 
 MAGIC = b"RL"
-FORMAT = 1
-HEADER = 7
+FORMAT = 2
+HEADER = 9          # magic, format, sequence, length, checksum
+OLD_HEADER = 7      # format 1: magic, format, length, checksum
+HALF_MAX = 1024     # nvm halves are at most this big: the erased rest is written in one block
+_SEQ_MASK = 0xFFFF
 
 
-def checksum(data):
-    """CRC-16/CCITT-FALSE of ``data`` (polynomial 0x1021, start 0xFFFF), an int below 65536.
-    Unlike a simple sum it catches a byte erased to 0xFF or cleared to 0x00."""
-    crc = 0xFFFF
+def checksum(data, crc=0xFFFF):
+    """CRC-16/CCITT-FALSE of ``data`` (polynomial 0x1021, start 0xFFFF), an int below 65536;
+    ``crc`` continues an earlier sum. Unlike a simple sum it catches a byte erased to 0xFF or
+    cleared to 0x00."""
     for byte in data:
         crc ^= byte << 8
         for _ in range(8):
@@ -39,135 +57,356 @@ def checksum(data):
     return crc
 
 
-def frame(data):
-    """``data`` with the header in front."""
+def newer(seq, than):
+    """True if sequence number ``seq`` comes after ``than`` (they wrap at 65536)."""
+    return 0 < (seq - than) & _SEQ_MASK < 0x8000
+
+
+def frame(data, seq=0):
+    """The record of ``data`` with sequence number ``seq``."""
     size = len(data)
     if size > 65535:
         raise ValueError("saved data too large: %d bytes" % size)
-    total = checksum(data)
-    return MAGIC + bytes((FORMAT, size >> 8, size & 255, total >> 8, total & 255)) + data
+    seq &= _SEQ_MASK
+    head = bytes((FORMAT, seq >> 8, seq & 255, size >> 8, size & 255))
+    total = checksum(data, checksum(head))
+    return MAGIC + head + bytes((total >> 8, total & 255)) + data
+
+
+def _header(head):
+    """``(header size, seq, length, stored crc)`` of a record's first bytes, or None if they are
+    not the start of a record of a known format."""
+    if len(head) < OLD_HEADER or head[0:2] != MAGIC:
+        return None
+    if head[2] == 1:
+        return OLD_HEADER, 0, head[3] << 8 | head[4], head[5] << 8 | head[6]
+    if head[2] != FORMAT or len(head) < HEADER:
+        return None
+    return HEADER, head[3] << 8 | head[4], head[5] << 8 | head[6], head[7] << 8 | head[8]
+
+
+def _valid(head, size, data):
+    """True if ``data`` matches the checksum of the header ``head`` (``size`` bytes long)."""
+    crc = _header(head)[3]
+    if size == OLD_HEADER:
+        return checksum(data) == crc
+    return checksum(data, checksum(head[2:7])) == crc
+
+
+def parse(blob):
+    """``(data, seq, error)`` of one record: data None if ``blob`` holds no valid record (error
+    None if it holds nothing of this program at all)."""
+    if blob is None or len(blob) < OLD_HEADER or blob[0:2] != MAGIC:
+        return None, 0, None
+    found = _header(blob)
+    if found is None:
+        return None, 0, "saved game has format %d, expected %d: ignored" % (blob[2], FORMAT)
+    size, seq, length, _ = found
+    if size + length > len(blob):
+        return None, seq, "saved game is cut short (%d of %d bytes): ignored" % (
+            max(len(blob) - size, 0), length)
+    data = bytes(blob[size:size + length])
+    if not _valid(blob[:size], size, data):
+        return None, seq, "saved game is corrupt (checksum): ignored"
+    return data, seq, None
 
 
 def unframe(blob):
-    """``(data, error)`` from framed bytes: ``(None, None)`` if nothing was ever saved."""
-    if blob is None or len(blob) < HEADER or blob[0:2] != MAGIC:
-        return None, None
-    if blob[2] != FORMAT:
-        return None, "saved game has format %d, expected %d: ignored" % (blob[2], FORMAT)
-    size = blob[3] << 8 | blob[4]
-    if HEADER + size > len(blob):
-        return None, "saved game is cut short (%d of %d bytes): ignored" % (
-            len(blob) - HEADER, size)
-    data = bytes(blob[HEADER:HEADER + size])
-    if checksum(data) != (blob[5] << 8 | blob[6]):
-        return None, "saved game is corrupt (checksum): ignored"
-    return data, None
+    """``(data, error)`` of a record: ``(None, None)`` if nothing was ever saved."""
+    data, _, error = parse(blob)
+    return data, error
 
 
 class NvmStorage:
     """The game in ``microcontroller.nvm`` (a bytearray-like of a few KiB that survives power-off).
 
-    ``offset`` leaves room for other programs' data. Each ``save`` compares with what is stored and
-    writes only the changed span, in one slice assignment (every assignment is one flash
-    erase/write cycle); an unchanged game writes nothing.
+    ``offset`` leaves room for other programs' data; the area from there is split into two halves
+    of ``half`` bytes (default: half the area, at most ``HALF_MAX``). Every save is one slice
+    assignment (each is one flash erase/write cycle on a board; on the RP2040 an assignment to
+    still-erased bytes needs no erase, so appending records spares the flash), and an unchanged
+    game writes nothing.
     """
 
-    def __init__(self, nvm, offset=0):
+    def __init__(self, nvm, offset=0, half=None):
         if nvm is None:
             raise ValueError("this board has no microcontroller.nvm")
-        if not 0 <= offset or offset + HEADER > len(nvm):
-            raise ValueError("nvm has %d bytes: offset %d leaves no room" % (len(nvm), offset))
+        size = len(nvm)
+        if half is None:
+            half = (size - offset) // 2
+            if half > HALF_MAX:
+                half = HALF_MAX
+        if not 0 <= offset or half <= HEADER or offset + 2 * half > size:
+            raise ValueError("nvm has %d bytes: offset %d leaves no room for two copies"
+                             % (size, offset))
         self.nvm = nvm
         self.offset = offset
-        self.capacity = len(nvm) - offset - HEADER
+        self.half = half
+        self.capacity = half - HEADER
         self.error = None
         self.writes = 0
+        self._scanned = False
+        self._seq = 0
+        self._current = 0      # the half of the newest record
+        self._end = None       # where the next record goes in that half (None: start the other)
+        self._newest = None    # (position, header size, length) of the newest record
 
     def load(self):
+        self._scan()
+        if self._newest is None:
+            return None
+        at, size, length = self._newest
+        return bytes(self.nvm[at + size:at + size + length])
+
+    def _scan(self):
+        """Find the newest valid record in both halves."""
         nvm = self.nvm
-        start = self.offset
-        head = nvm[start:start + HEADER]
-        if len(head) < HEADER or head[0:2] != MAGIC:
-            return None
-        size = head[3] << 8 | head[4]
-        if size > self.capacity:
-            self.error = "saved game claims %d bytes, nvm holds %d: ignored" % (size,
-                                                                             self.capacity)
-            return None
-        data, self.error = unframe(nvm[start:start + HEADER + size])
-        return data
+        best = None
+        cut = None        # the sequence number of a damaged record
+        problem = None    # what was wrong with it
+        for index in (0, 1):
+            start = self.offset + index * self.half
+            limit = start + self.half
+            at = start
+            last = None
+            while at + HEADER <= limit:
+                head = nvm[at:at + HEADER]
+                found = _header(head)
+                if found is None:
+                    if head[0:2] == MAGIC and problem is None:
+                        problem = "saved game has format %d, expected %d: ignored" % (head[2],
+                                                                                     FORMAT)
+                    break
+                size, seq, length, _ = found
+                if size == OLD_HEADER and (at != self.offset or last is not None):
+                    break  # format 1 was only ever written alone at the start
+                if last is not None and seq != (last[0] + 1) & _SEQ_MASK:
+                    break  # an older record left from before this half was restarted
+                if at + size + length > limit or not _valid(
+                        head[:size], size, nvm[at + size:at + size + length]):
+                    cut = seq
+                    problem = problem or "saved game is corrupt (checksum): ignored"
+                    break
+                last = (seq, at, size, length)
+                at += size + length
+                if size == OLD_HEADER:
+                    at = limit  # nothing is appended after a format 1 record
+            if last is not None and (best is None or newer(last[0], best[0])):
+                best = last
+                self._current = index
+                self._end = at if at < limit else None
+        self._scanned = True
+        self.error = None
+        if best is None:
+            self._newest = None
+            self._seq = 0
+            self._end = None
+            self.error = problem  # something of ours was there, and none of it is good
+            return
+        self._seq = best[0]
+        self._newest = best[1:]
+        if cut is not None and cut == (best[0] + 1) & _SEQ_MASK:
+            self.error = "the last save was cut short: the one before it was loaded"
 
     def save(self, data):
-        """Store ``data``; False (and ``error``) if it does not fit."""
+        """Store ``data``; False (and ``error``) if it does not fit or the write fails."""
         if len(data) > self.capacity:
             self.error = "game of %d bytes does not fit in nvm (%d bytes free): not saved" % (
                 len(data), self.capacity)
             return False
-        blob = frame(data)
-        start = self.offset
-        old = self.nvm[start:start + len(blob)]
-        first = 0
-        end = len(blob)
-        while first < end and old[first] == blob[first]:
-            first += 1
-        if first == end:
-            return True
-        while old[end - 1] == blob[end - 1]:
-            end -= 1
-        self.nvm[start + first:start + end] = blob[first:end]
+        if not self._scanned:
+            self._scan()
+        nvm = self.nvm
+        if self._newest is not None:
+            at, size, length = self._newest
+            if length == len(data) and nvm[at + size:at + size + length] == data:
+                return True
+        seq = (self._seq + 1) & _SEQ_MASK
+        record = frame(data, seq)
+        count = len(record)
+        index = self._current
+        end = self._end
+        if self._newest is None or end is None or end + count > self.offset + (
+                index + 1) * self.half:
+            # Start the other half (the first save: half 0), erasing what it held after the
+            # record, so that later records are appended to erased bytes.
+            if self._newest is not None:
+                index = 1 - index
+            end = self.offset + index * self.half
+            block = record + b"\xff" * (self.half - count)
+        else:
+            block = record
+        try:
+            nvm[end:end + len(block)] = block
+        except Exception as error:  # the write may have stopped part-way: look again next time
+            self._scanned = False
+            self.error = "nvm write failed (%s): not saved" % (error,)
+            return False
         self.writes += 1
+        self._seq = seq
+        self._current = index
+        self._newest = (end, HEADER, len(data))
+        self._end = end + count
         self.error = None
         return True
 
     def erase(self):
-        """Forget the saved game (clears the magic bytes only)."""
-        if self.nvm[self.offset:self.offset + 2] != b"\x00\x00":
-            self.nvm[self.offset:self.offset + 2] = b"\x00\x00"
-            self.writes += 1
+        """Forget the saved game (clears the magic bytes of both halves)."""
+        for index in (0, 1):
+            at = self.offset + index * self.half
+            if self.nvm[at:at + 2] != b"\x00\x00":
+                self.nvm[at:at + 2] = b"\x00\x00"
+                self.writes += 1
+        self._scanned = False
 
 
 class FileStorage:
     """The game in a file, for boards without nvm and for Blinka. On CircuitPython the drive is
     read-only to code while it is mounted over USB: then ``save`` fails with ``error`` set and the
-    game goes on unsaved."""
+    game goes on unsaved (the app shows it). A file at ``path`` that is not a save of this program
+    is left alone: ``load`` reports it and ``save`` refuses."""
+
+    capacity = None
 
     def __init__(self, path="/rolit.sav"):
         self.path = path
+        self.new_path = path + ".new"
         self.error = None
         self.writes = 0
-        self._last = None
+        self._last = None       # the data of the newest good copy
+        self._seq = 0
+        self._in_new = False    # the newest good copy is PATH.new (a rename did not happen)
+        self._foreign = None    # why the files must be left alone, or None
+        self._loaded = False
 
     def load(self):
-        try:
-            with open(self.path, "rb") as handle:
-                blob = handle.read()
-        except OSError:
+        self._loaded = True
+        self._foreign = None
+        self._in_new = False
+        data, seq, problem = self._read(self.path)
+        fresh, fresh_seq, fresh_problem = self._read(self.new_path)
+        if self._foreign is not None:
+            self.error = self._foreign
+            self._last = None
             return None
-        data, self.error = unframe(blob)
+        if fresh is not None and (data is None or newer(fresh_seq, seq)):
+            data = fresh
+            seq = fresh_seq
+            self._in_new = True
         self._last = data
+        self._seq = seq if data is not None else 0
+        self.error = problem if data is None else None
         return data
+
+    def _read(self, path):
+        """``(data, seq, problem)`` of the record in ``path``; a file that is not a save of this
+        program sets ``_foreign``."""
+        try:
+            handle = open(path, "rb")
+        except OSError:
+            if self._exists(path):
+                self._foreign = "cannot read %s: left alone, not saving there" % path
+            return None, 0, None
+        try:
+            head = handle.read(HEADER)
+            if len(head) < 2 and MAGIC[:len(head)] == head:
+                return None, 0, "saved game %s is cut short: ignored" % path
+            if head[0:2] != MAGIC:
+                if path == self.new_path:
+                    return None, 0, None  # the start of a copy cut short: overwritten next
+                self._foreign = ("%s is not a saved game of this program: left alone, not "
+                                 "saving (delete it or set ROLIT_SAVE_FILE)" % path)
+                return None, 0, None
+            found = _header(head)
+            if found is not None and found[0] + found[2] > len(head):
+                head += handle.read(found[0] + found[2] - len(head))
+            return parse(head)
+        except OSError as error:
+            return None, 0, "cannot read %s (%s): ignored" % (path, error)
+        finally:
+            handle.close()
+
+    def _exists(self, path):
+        try:
+            os.stat(path)
+            return True
+        except OSError:
+            return False
 
     def save(self, data):
         data = bytes(data)
+        if not self._loaded:
+            self.load()
+        if self._foreign is not None:
+            self.error = self._foreign
+            return False
         if data == self._last:
             return True
+        if self._in_new and not self._settle():
+            return False  # the only good copy is PATH.new: it must not be overwritten
+        seq = (self._seq + 1) & _SEQ_MASK
+        record = frame(data, seq)
         try:
-            with open(self.path, "wb") as handle:
-                handle.write(frame(data))
+            with open(self.new_path, "wb") as handle:
+                written = handle.write(record)
+                if written is not None and written != len(record):
+                    raise OSError("only %d of %d bytes written (drive full?)"
+                                  % (written, len(record)))
+                handle.flush()
+                _sync_file(handle)
         except OSError as error:
-            self.error = "cannot write %s (%s): not saved" % (self.path, error)
+            self.error = "cannot write %s (%s): not saved" % (self.new_path, error)
+            try:
+                os.remove(self.new_path)  # a partial copy; PATH still holds the last good one
+            except OSError:
+                pass
             return False
         self._last = data
+        self._seq = seq
+        self._in_new = True
         self.writes += 1
         self.error = None
+        self._settle()  # if the rename fails, the new copy stays in PATH.new, where load finds it
+        return True
+
+    def _settle(self):
+        """Rename PATH.new to PATH; False (and ``error``) if that fails."""
+        try:
+            os.rename(self.new_path, self.path)  # replaces PATH at once where the OS can
+        except OSError:
+            try:
+                os.remove(self.path)  # FAT: no rename over a file
+            except OSError:
+                pass
+            try:
+                os.rename(self.new_path, self.path)
+            except OSError as error:
+                self.error = "cannot rename %s to %s (%s)" % (self.new_path, self.path, error)
+                return False
+        self._in_new = False
         return True
 
     def erase(self):
-        try:
-            os.remove(self.path)
-        except OSError:
-            pass
+        for path in (self.path, self.new_path):
+            try:
+                os.remove(path)
+            except OSError:
+                pass
         self._last = None
+        self._seq = 0
+        self._in_new = False
+
+
+def _sync_file(handle):
+    """Make the written bytes durable before the rename that makes them the good copy."""
+    try:
+        os.fsync(handle.fileno())          # CPython
+    except (AttributeError, OSError, ValueError):
+        sync = getattr(os, "sync", None)   # CircuitPython: flush the drive's cache
+        if sync is not None:
+            try:
+                sync()
+            except OSError:
+                pass
 
 
 class NoStorage:
@@ -175,6 +414,7 @@ class NoStorage:
 
     error = None
     writes = 0
+    capacity = None
 
     def load(self):
         return None
@@ -186,13 +426,17 @@ class NoStorage:
         pass
 
 
-def open_storage(kind="nvm", path="/rolit.sav", offset=0, microcontroller=None):
+def open_storage(kind="nvm", path="/rolit.sav", offset=0, microcontroller=None, need=None):
     """The storage ``kind`` asks for, falling back from nvm to a file where the board has no nvm
-    (or too little). Returns ``(storage, message)``; ``message`` says why it fell back, or None."""
+    or too little for two copies of ``need`` bytes (default: the largest save the menu allows,
+    ``rolit_core.save.MENU_LARGEST``). Returns ``(storage, message)``; ``message`` says why it
+    fell back, or None."""
     if kind == "none":
         return NoStorage(), None
     message = None
     if kind == "nvm":
+        if need is None:
+            from rolit_core.save import MENU_LARGEST as need
         nvm = None
         try:
             if microcontroller is None:
@@ -205,9 +449,11 @@ def open_storage(kind="nvm", path="/rolit.sav", offset=0, microcontroller=None):
         else:
             try:
                 store = NvmStorage(nvm, offset)
-                if store.capacity >= 256:
+                if store.capacity >= need:
                     return store, None
-                message = "nvm too small (%d bytes free): saving to %s" % (store.capacity, path)
+                message = ("nvm too small: from offset %d it holds two copies of %d bytes, a "
+                           "save can need %d (ROLIT_NVM_OFFSET): saving to %s"
+                           % (offset, store.capacity, need, path))
             except ValueError as error:
                 message = "%s: saving to %s" % (error, path)
     return FileStorage(path), message

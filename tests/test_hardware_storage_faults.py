@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+import hardware.filestore as filestore_module
 import hardware.storage as storage_module
 from hardware.storage import HALF_MAX, FileStorage, NvmStorage
 from rolit_core.app import SELECT, App
@@ -26,6 +27,7 @@ def fast_checksum(monkeypatch):
     assert crc(b"6789", crc(b"12345")) == storage_module.checksum(b"6789",
                                                                   storage_module.checksum(b"12345"))
     monkeypatch.setattr(storage_module, "checksum", crc)
+    monkeypatch.setattr(filestore_module, "checksum", crc, raising=False)
 
 
 class PowerCut(BaseException):
@@ -265,8 +267,8 @@ class _Reader:
 @pytest.fixture
 def fake_fs(monkeypatch):
     def use(fs):
-        monkeypatch.setattr(storage_module, "os", fs)
-        monkeypatch.setattr(storage_module, "open", fs.open, raising=False)
+        monkeypatch.setattr(filestore_module, "os", fs)
+        monkeypatch.setattr(filestore_module, "open", fs.open, raising=False)
         return fs
     return use
 
@@ -285,7 +287,7 @@ def test_file_fault_at_every_step_of_every_save(fake_fs, replace, fault):
             fake_fs(FakeFS(snapshot, replace))
             store = FileStorage("/rolit.sav")
             assert store.load() == good
-            fs_now = storage_module.os
+            fs_now = filestore_module.os
             fs_now.budget = k
             fs_now.fault = fault
             try:

@@ -76,6 +76,9 @@ class App(Play, Rounds):
         for level in levels:
             if level not in LEVELS:
                 raise ValueError("unknown level %r" % (level,))
+        if type(think_nodes) is not int or think_nodes < 1:
+            raise ValueError("think_nodes is a whole number of at least 1, not %r"
+                             % (think_nodes,))
         if _TIDY:
             gc.collect()
         self.storage = storage
@@ -166,7 +169,7 @@ class App(Play, Rounds):
 
     @brightness.setter
     def brightness(self, level):
-        if not isinstance(level, int) or not 1 <= level <= 5:
+        if type(level) is not int or not 1 <= level <= 5:
             raise ValueError("brightness is 1-5, not %r" % (level,))
         self.settings.brightness = level
         self._apply_look()

@@ -275,3 +275,17 @@ def test_bad_start_arguments_are_refused_and_change_nothing(kwargs):
     app2.start(seats=("human", "hard"))
     reference.start(seats=("human", "hard"))
     assert app2.game.first == reference.game.first
+
+
+@pytest.mark.parametrize("value", [True, 3.0, "3", 0, 6])
+def test_brightness_takes_whole_numbers_1_to_5_only(value):
+    app = App(seed=1)
+    with pytest.raises(ValueError):
+        app.brightness = value
+    assert app.brightness == 3
+
+
+@pytest.mark.parametrize("nodes", [0, -5, 2.5, "20", None, True])
+def test_think_nodes_are_checked_when_the_app_is_made(nodes):
+    with pytest.raises(ValueError):
+        App(think_nodes=nodes)

@@ -37,6 +37,7 @@ from .play import INPUT, PHASE_NAMES, Play, computer
 from .play import BLINK_MS, FLIP_MS, PLACE_MS, RING  # noqa: F401 (timings, for tests and docs)
 from .rng import Random, fresh_seed
 from .rounds import Rounds
+from .saving import SAVE_ERROR_MS, Saving
 from .screens import POUR_MS, WIN_FLASH_MS  # noqa: F401
 
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -51,7 +52,6 @@ HOLD_MS = 600           # BACK held this long opens the pause menu
 REPEAT_DELAY_MS = 400   # a held direction repeats after this...
 REPEAT_MS = 150         # ...every this
 ERROR_MS = 3000
-SAVE_ERROR_MS = 3000    # a failed save shows the save-error pattern this long
 SAVE_ERROR_BLINK_MS = 100
 SAVE_ERROR_CELLS = (0, 7, 56, 63)  # the four corners blink red, fast
 SELFTEST_EXIT_MS = 1500  # BACK held this long leaves the self-test
@@ -63,7 +63,7 @@ _BLACK = (0, 0, 0)
 _TIDY = hasattr(gc, "mem_free")
 
 
-class App(Play, Rounds):
+class App(Play, Rounds, Saving):
     """The game as a state machine: ``update(now_ms, events) -> frame``.
 
     ``storage``: an object with ``load() -> bytes or None`` and ``save(data)``, or ``None``.
@@ -489,79 +489,6 @@ class App(Play, Rounds):
         s = self.settings
         self.shades.configure(palette.PALETTES[1 if s.colour_blind else 0],
                               palette.BRIGHTNESS[s.brightness])
-
-    # -- saving ---------------------------------------------------------------------------
-
-    def _boot(self):
-        storage = self.storage
-        if storage is None:
-            return
-        try:
-            data = storage.load()
-        except Exception as error:  # a store that cannot load is reported like bad data
-            self._corrupt("storage failed to load: %s" % (error,))
-            return
-        if data is None:
-            problem = getattr(storage, "error", None)
-            if problem:  # the store found a damaged or foreign save: say so, never start silently
-                self._corrupt(str(problem))
-            return
-        try:
-            saved = save.decode_state(data, self.settings)
-        except Exception as error:  # corrupt or foreign data, or an illegal saved move
-            self._corrupt(str(error) or error.__class__.__name__)
-            return
-        if saved is not None:
-            match, kinds, time_limit, hints, history, first_choice, clock = saved
-            if clock:
-                self._clock = clock
-                self._keep_clock = True
-            self._begin_match(match, kinds, time_limit, hints)
-            self._history = history
-            self._first_choice = first_choice
-            self.cues = []
-
-    def _corrupt(self, message):
-        self.error = message
-        self.settings = menu.Settings()
-        self.match = None
-        self._game = None
-        self._set_mode(ERROR)
-        self.cues.append(CUE_ERROR)
-        self._save()
-
-    def state_bytes(self):
-        """The bytes ``save`` would write now (settings and any match in progress)."""
-        if self._attract:
-            return save.encode(self.settings)
-        clock = 0
-        if self.match is not None and self.time_limit and self._phase == INPUT:
-            clock = self._clock  # a human's countdown in progress survives a power cut
-        return save.encode(self.settings, self.match, self.kinds, self.time_limit, self.hints,
-                           self._first, self._history, self._first_choice, clock)
-
-    def _save(self):
-        """Write the state; a failure (``save`` raising or returning False) sets ``error``,
-        counts in ``save_failures``, cues an error and shows the save-error pattern."""
-        self._dirty = False
-        storage = self.storage
-        if storage is None:
-            return True
-        try:
-            if storage.save(self.state_bytes()) is not False:
-                self.saves += 1
-                return True
-            problem = getattr(storage, "error", None) or "the storage refused it"
-        except Exception as error:
-            problem = str(error) or error.__class__.__name__
-        message = "storage failed to save: %s" % (problem,)
-        if self._mode == ERROR and self.error:
-            message = "%s; %s" % (self.error, message)  # keep why the saved data was refused
-        self.error = message
-        self.save_failures += 1
-        self._save_flash = SAVE_ERROR_MS
-        self.cues.append(CUE_ERROR)
-        return False
 
     # -- drawing --------------------------------------------------------------------------
 

@@ -41,7 +41,7 @@ def test_bad_header_values_name_the_line_and_the_key(line, words):
         Game.from_record("# a record\n" + line + "\nFirst: red\n")
     message = str(caught.value)
     assert "line 2" in message and words in message.lower()
-    assert "header" in message
+    assert "header" in message and len(message) < 120
 
 
 def test_an_oversized_record_is_refused_at_once():
@@ -83,3 +83,16 @@ def test_comments_after_the_end_are_fine():
         game.play(game.legal_moves()[0])
     again = Game.from_record(game.record() + "\n# well played\n\n")
     assert again.over and again.moves == game.moves
+
+
+@pytest.mark.parametrize("text", [
+    "First: " + "x" * 50000 + "\n",
+    "First: red\n" + "y" * 50000 + "\n",
+    "First: red\nc3 " + "k" * 50000 + "\n",
+    "First: red\nc4\nEvent: " + "z" * 50000 + "\n",
+    "Teams: " + "n" * 50000 + "\n",
+])
+def test_messages_quote_long_values_cut_short(text):
+    with pytest.raises(ValueError) as caught:
+        Game.from_record(text)
+    assert len(str(caught.value)) < 120 and "line" in str(caught.value)

@@ -258,3 +258,21 @@ def test_random_nvm_contents_load_safely(blob):
         # it is the data of a record whose checksum holds, at the start of a half or after one
         found = [parse(nvm[at:]) for at in range(300)]
         assert any(data == loaded for data, _, _ in found)
+
+
+def test_a_game_saved_by_the_previous_version_resumes_on_the_device(device):
+    # nvm as the previous version left it: a format 1 record holding a version 1 save
+    from rolit_core.app import App
+    from test_app_reliability import V1_SAVE
+
+    nvm = device.microcontroller.nvm
+    crc = checksum(V1_SAVE)
+    nvm[0:7 + len(V1_SAVE)] = (b"RL\x01" + bytes((0, len(V1_SAVE), crc >> 8, crc & 255))
+                               + V1_SAVE)
+    app = App(storage=NvmStorage(nvm), seed=1)
+    assert app.error is None and app.mode == "play"
+    assert app.game.moves == [19, 16, 8, 1, 17, 22, 28]
+    app.hints = False
+    app._save()
+    again = App(storage=NvmStorage(nvm), seed=2)
+    assert again.game.moves == app.game.moves and not again.hints

@@ -21,7 +21,7 @@ MAGIC = b"RL"
 FORMAT = 2
 HEADER = 9          # magic, format, sequence, length, checksum
 OLD_HEADER = 7      # format 1: magic, format, length, checksum
-HALF_MAX = 1024     # nvm halves are at most this big: the erased rest is written in one block
+HALF_MAX = 512      # nvm halves are at most this big: a new half is written as one heap block
 _SEQ_MASK = 0xFFFF
 
 
@@ -46,13 +46,24 @@ def newer(seq, than):
 
 def frame(data, seq=0):
     """The record of ``data`` with sequence number ``seq``."""
+    record = bytearray(HEADER + len(data))
+    _write_record(record, data, seq)
+    return bytes(record)
+
+
+def _write_record(buffer, data, seq):
+    # The record of data into the start of buffer, without building it from pieces (each piece
+    # would be another block of heap).
     size = len(data)
     if size > 65535:
         raise ValueError("saved data too large: %d bytes" % size)
     seq &= _SEQ_MASK
-    head = bytes((FORMAT, seq >> 8, seq & 255, size >> 8, size & 255))
-    total = checksum(data, checksum(head))
-    return MAGIC + head + bytes((total >> 8, total & 255)) + data
+    buffer[0:2] = MAGIC
+    buffer[2:7] = bytes((FORMAT, seq >> 8, seq & 255, size >> 8, size & 255))
+    buffer[HEADER:HEADER + size] = data
+    total = checksum(data, checksum(buffer[2:7]))
+    buffer[7] = total >> 8
+    buffer[8] = total & 255
 
 
 def _header(head):
@@ -203,20 +214,22 @@ class NvmStorage:
             if length == len(data) and nvm[at + size:at + size + length] == data:
                 return True
         seq = (self._seq + 1) & _SEQ_MASK
-        record = frame(data, seq)
-        count = len(record)
+        count = HEADER + len(data)
         index = self._current
         end = self._end
         if self._newest is None or end is None or end + count > self.offset + (
                 index + 1) * self.half:
             # Start the other half (the first save: half 0), erasing what it held after the
-            # record, so that later records are appended to erased bytes.
+            # record, so that later records are appended to erased bytes. One block of heap.
             if self._newest is not None:
                 index = 1 - index
             end = self.offset + index * self.half
-            block = record + b"\xff" * (self.half - count)
+            block = bytearray(self.half)
+            for i in range(count, self.half):
+                block[i] = 0xFF  # (MicroPython has no bytearray * n)
         else:
-            block = record
+            block = bytearray(count)
+        _write_record(block, data, seq)
         try:
             nvm[end:end + len(block)] = block
         except Exception as error:  # the write may have stopped part-way: look again next time

@@ -63,9 +63,10 @@ def test_records_fill_a_half_then_the_other(device):
     nvm = device.microcontroller.nvm
     store = NvmStorage(nvm)
     for i in range(12):
-        assert store.save(bytes([i]) * 300)
-        assert NvmStorage(nvm).load() == bytes([i]) * 300
-    # 3 records of 309 bytes fit a half of 1024: saves 0-2 in half 0, 3-5 in half 1, ...
+        assert store.save(bytes([i]) * 150)
+        assert NvmStorage(nvm).load() == bytes([i]) * 150
+    # 3 records of 159 bytes fit a half of 512: saves 0-2 in half 0, 3-5 in half 1, ...
+    assert nvm[3 * 159:3 * 159 + 4] == b"\xff" * 4
     assert nvm[0:2] == b"RL" and nvm[HALF_MAX:HALF_MAX + 2] == b"RL"
     assert nvm[2 * HALF_MAX:2 * HALF_MAX + 4] == b"\xff" * 4   # the rest of nvm is untouched
     assert nvm.writes == 12
@@ -80,8 +81,8 @@ def test_offset_leaves_the_start_alone(device):
     assert nvm[100:102] == b"RL"
     assert store.load() == b"game"
     assert store.half == HALF_MAX
-    small = NvmStorage(nvm, offset=3000)
-    assert small.half == 548 and small.capacity == 548 - HEADER
+    small = NvmStorage(nvm, offset=3400)
+    assert small.half == 348 and small.capacity == 348 - HEADER
 
 
 def test_too_big_is_refused_with_a_message(device):

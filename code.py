@@ -144,6 +144,7 @@ def banner(settings, handheld):
 def main():
     gc.collect()  # the garbage of compiling the modules, before the long-lived objects come
     settings = load_settings()
+    gc.collect()  # what reading the settings left, before the drivers compile
     handheld = Handheld(settings, KEYS)
     forget_start_up()
     banner(settings, handheld)

@@ -8,7 +8,31 @@ before writing a new one. ``PATH`` itself is never written, so it always holds t
 
 import os
 
-from .storage import HEADER, MAGIC, _SEQ_MASK, _header, frame, newer, parse
+from .storage import FORMAT, HEADER, MAGIC, OLD_HEADER, _SEQ_MASK, _header, _valid, frame, newer
+
+
+def parse(blob):
+    """``(data, seq, error)`` of one record: data None if ``blob`` holds no valid record (error
+    None if it holds nothing of this program at all)."""
+    if blob is None or len(blob) < OLD_HEADER or blob[0:2] != MAGIC:
+        return None, 0, None
+    found = _header(blob)
+    if found is None:
+        return None, 0, "saved game has format %d, expected %d: ignored" % (blob[2], FORMAT)
+    size, seq, length, _ = found
+    if size + length > len(blob):
+        return None, seq, "saved game is cut short (%d of %d bytes): ignored" % (
+            max(len(blob) - size, 0), length)
+    data = bytes(blob[size:size + length])
+    if not _valid(blob[:size], size, data):
+        return None, seq, "saved game is corrupt (checksum): ignored"
+    return data, seq, None
+
+
+def unframe(blob):
+    """``(data, error)`` of a record: ``(None, None)`` if nothing was ever saved."""
+    data, _, error = parse(blob)
+    return data, error
 
 
 class FileStorage:

@@ -86,30 +86,6 @@ def _valid(head, size, data):
     return checksum(data, checksum(head[2:7])) == crc
 
 
-def parse(blob):
-    """``(data, seq, error)`` of one record: data None if ``blob`` holds no valid record (error
-    None if it holds nothing of this program at all)."""
-    if blob is None or len(blob) < OLD_HEADER or blob[0:2] != MAGIC:
-        return None, 0, None
-    found = _header(blob)
-    if found is None:
-        return None, 0, "saved game has format %d, expected %d: ignored" % (blob[2], FORMAT)
-    size, seq, length, _ = found
-    if size + length > len(blob):
-        return None, seq, "saved game is cut short (%d of %d bytes): ignored" % (
-            max(len(blob) - size, 0), length)
-    data = bytes(blob[size:size + length])
-    if not _valid(blob[:size], size, data):
-        return None, seq, "saved game is corrupt (checksum): ignored"
-    return data, seq, None
-
-
-def unframe(blob):
-    """``(data, error)`` of a record: ``(None, None)`` if nothing was ever saved."""
-    data, _, error = parse(blob)
-    return data, error
-
-
 class NvmStorage:
     """The game in ``microcontroller.nvm`` (a bytearray-like of a few KiB that survives power-off).
 
@@ -211,7 +187,7 @@ class NvmStorage:
         nvm = self.nvm
         if self._newest is not None:
             at, size, length = self._newest
-            if length == len(data) and nvm[at + size:at + size + length] == data:
+            if length == len(data) and _same(nvm, at + size, data):
                 return True
         seq = (self._seq + 1) & _SEQ_MASK
         count = HEADER + len(data)
@@ -252,6 +228,15 @@ class NvmStorage:
                 self.nvm[at:at + 2] = b"\x00\x00"
                 self.writes += 1
         self._scanned = False
+
+
+def _same(nvm, at, data):
+    # True if nvm holds data from at: compared in place (a slice would be another heap block,
+    # and saves differ early, in their length).
+    for i in range(len(data)):
+        if nvm[at + i] != data[i]:
+            return False
+    return True
 
 
 class NoStorage:
@@ -307,10 +292,10 @@ def open_storage(kind="nvm", path="/rolit.sav", offset=0, microcontroller=None, 
 
 
 def __getattr__(name):
-    """``FileStorage``, loaded from ``hardware.filestore`` on first use (a board saving to nvm
-    never compiles it)."""
-    if name == "FileStorage":
-        from .filestore import FileStorage
+    """``FileStorage``, ``parse`` and ``unframe``, loaded from ``hardware.filestore`` on first use
+    (a board saving to nvm never compiles them)."""
+    if name in ("FileStorage", "parse", "unframe"):
+        from . import filestore
 
-        return FileStorage
+        return getattr(filestore, name)
     raise AttributeError(name)

@@ -63,15 +63,27 @@ def pack(payload):
     size = len(payload)
     if size > 0xFFFF:
         raise ValueError("payload too long")
-    data = bytearray(MAGIC)
-    data.append(VERSION)
-    data.append(size >> 8)
-    data.append(size & 0xFF)
-    data.extend(payload)
-    crc = crc16(data)
-    data.append(crc >> 8)
-    data.append(crc & 0xFF)
+    data = _frame(size)
+    data[5:5 + size] = payload
+    _seal(data)
     return bytes(data)
+
+
+def _frame(size):
+    # A buffer for a payload of size bytes, its header written.
+    data = bytearray(size + 7)
+    data[0:2] = MAGIC
+    data[2] = VERSION
+    data[3] = size >> 8
+    data[4] = size & 0xFF
+    return data
+
+
+def _seal(data):
+    # The checksum of everything before the last two bytes, into them.
+    crc = crc16(memoryview(data)[0:len(data) - 2])
+    data[len(data) - 2] = crc >> 8
+    data[len(data) - 1] = crc & 0xFF
 
 
 def unpack(data):
@@ -100,24 +112,43 @@ def encode_match(session):
     """Bytes for a ``session`` tuple: (players, kinds, size, teams, tie, rounds, time_limit,
     hints, first, rounds_moves) where ``kinds`` are 4 ints and ``rounds_moves`` a list of cell
     lists, one per round begun."""
-    players, kinds, size, teams, tie, rounds, time_limit, hints, first, rounds_moves = session
-    data = bytearray()
-    data.append(players)
-    for seat in range(4):
-        data.append(kinds[seat] if seat < len(kinds) else 0)
-    data.append(size)
-    data.append(1 if teams else 0)
-    data.append(tie)
-    data.append(rounds)
-    data.append(time_limit >> 8 & 0xFF)
-    data.append(time_limit & 0xFF)
-    data.append(1 if hints else 0)
-    data.append(first)
-    data.append(len(rounds_moves))
+    rounds_moves = session[9]
+    length = 14
     for moves in rounds_moves:
-        data.append(len(moves))
-        data.extend(bytes(moves))
+        length += 1 + len(moves)
+    data = bytearray(length)
+    at = _put_match(data, 0, session, len(rounds_moves))
+    for moves in rounds_moves:
+        at = _put_cells(data, at, moves, 0)
     return bytes(data)
+
+
+def _put_match(data, at, session, count):
+    # The match's first 14 bytes (see the module docstring; count: rounds begun) into data from
+    # at; returns the end.
+    players, kinds, size, teams, tie, rounds, time_limit, hints, first = session[:9]
+    data[at] = players
+    for seat in range(4):
+        data[at + 1 + seat] = kinds[seat] if seat < len(kinds) else 0
+    data[at + 5] = size
+    data[at + 6] = 1 if teams else 0
+    data[at + 7] = tie
+    data[at + 8] = rounds
+    data[at + 9] = time_limit >> 8 & 0xFF
+    data[at + 10] = time_limit & 0xFF
+    data[at + 11] = 1 if hints else 0
+    data[at + 12] = first
+    data[at + 13] = count
+    return at + 14
+
+
+def _put_cells(data, at, moves, shift):
+    # A round's move count and cells (each move >> shift) into data from at; returns the end.
+    data[at] = len(moves)
+    for move in moves:
+        at += 1
+        data[at] = move >> shift
+    return at + 1
 
 
 def decode_match(data):
@@ -164,21 +195,31 @@ def encode(settings, match=None, kinds=(), time_limit=0, hints=False, first=1, h
     None): its seat ``kinds`` (names), options, the ``first`` colour of round 1, ``history``
     (the moves of its finished rounds), ``first_choice`` (the colour chosen to start, None for
     a toss) and ``clock`` (ms left of the move being played, 0 for its full time)."""
-    payload = bytearray(settings.to_bytes())
-    if match is None:
-        payload.append(0)
-    else:
-        payload.append(1)
-        payload.append(first_choice or 0)
-        payload.append(clock >> 16 & 0xFF)
-        payload.append(clock >> 8 & 0xFF)
-        payload.append(clock & 0xFF)
-        rounds_moves = list(history)
-        rounds_moves.append(match.game.moves)
-        payload.extend(encode_match((match.players, [KINDS.index(k) for k in kinds], match.size,
-                                     match.teams, TIES.index(match.tie), match.rounds,
-                                     time_limit, hints, first, rounds_moves)))
-    return pack(payload)
+    # Written straight into one buffer of the final size: the app saves after every move, and
+    # pieces joined together would leave a board's small heap full of holes.
+    size = SETTINGS_SIZE + 1
+    if match is not None:
+        trail = match.game.board._moves  # (cell << 3 | colour) per move: no list of cells made
+        size += _EXTRA_SIZE + 14 + 1 + len(trail)
+        for moves in history:
+            size += 1 + len(moves)
+    data = _frame(size)
+    data[5:5 + SETTINGS_SIZE] = settings.to_bytes()
+    at = 5 + SETTINGS_SIZE
+    if match is not None:
+        data[at] = 1
+        data[at + 1] = first_choice or 0
+        data[at + 2] = clock >> 16 & 0xFF
+        data[at + 3] = clock >> 8 & 0xFF
+        data[at + 4] = clock & 0xFF
+        at = _put_match(data, at + 5, (
+            match.players, [KINDS.index(k) for k in kinds], match.size, match.teams,
+            TIES.index(match.tie), match.rounds, time_limit, hints, first), len(history) + 1)
+        for moves in history:
+            at = _put_cells(data, at, moves, 0)
+        _put_cells(data, at, trail, 3)
+    _seal(data)
+    return bytes(data)
 
 
 def decode(data, settings):

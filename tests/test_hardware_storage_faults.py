@@ -71,6 +71,17 @@ class CutNvm:
         self.data[start:stop] = value
 
 
+def save_with_fault(store, medium, data, budget, fault):
+    """``store.save(data)`` with the ``medium`` failing after ``budget`` steps: the result, or
+    None if the power went."""
+    medium.budget = budget
+    medium.fault = fault
+    try:
+        return store.save(data)
+    except PowerCut:
+        return None
+
+
 def app_saves():
     """What the app writes over a game and the start of a 3-round match (every save, in order),
     plus records of random sizes up to the largest the menu allows."""
@@ -122,12 +133,7 @@ def test_nvm_fault_at_every_byte_of_every_save(fault):
         for k in range(span + 1):
             copy = CutNvm(snapshot)
             store = NvmStorage(copy)
-            copy.budget = k
-            copy.fault = fault
-            try:
-                result = store.save(data)
-            except PowerCut:
-                result = None
+            result = save_with_fault(store, copy, data, k, fault)
             if fault is OSError and k < span:
                 assert result is False and "nvm write failed" in store.error
                 # the same object, without a restart (the new record may be whole already if
@@ -288,12 +294,7 @@ def test_file_fault_at_every_step_of_every_save(fake_fs, replace, fault):
             store = FileStorage("/rolit.sav")
             assert store.load() == good
             fs_now = filestore_module.os
-            fs_now.budget = k
-            fs_now.fault = fault
-            try:
-                result = store.save(data)
-            except PowerCut:
-                result = None
+            result = save_with_fault(store, fs_now, data, k, fault)
             if fault is OSError and result is False:
                 assert store.error and store.load() == good
             fs_now.budget = None

@@ -102,15 +102,15 @@ def read_toml(path="settings.toml", errors=None, keys=None):
                 line = raw.decode("utf-8")
             except UnicodeError:
                 if errors is not None:
-                    errors.append("settings.toml line %d is not UTF-8 text (save the file as "
-                                  "UTF-8): line ignored" % number)
+                    errors.append("%s line %d is not UTF-8 text (save the file as UTF-8): line "
+                                  "ignored" % (path, number))
                 continue
             key = _read_line(line.strip(), values)
             if key is not None and keys is not None:
                 keys.append((number, key))
     except OSError as error:
         if errors is not None:
-            errors.append("settings.toml cannot be read after line %d (%s)" % (number, error))
+            errors.append("%s cannot be read after line %d (%s)" % (path, number, error))
     finally:
         handle.close()
     return values
@@ -224,8 +224,8 @@ def load(getenv=None, path="settings.toml"):
     _check_pin_clashes(settings, errors)
     for number, key in keys:
         if key[:6] == "ROLIT_" and not _known(key):
-            errors.append("settings.toml line %d: %s is not a setting (misspelt?): ignored"
-                          % (number, key))
+            errors.append("%s line %d: %s is not a setting (misspelt?): ignored"
+                          % (path, number, key))
     return settings
 
 

@@ -186,8 +186,8 @@ def test_a_line_that_is_not_utf8_is_reported_and_the_rest_kept(tmp_path):
     settings = config.load(lambda key: None, path=str(path))
     assert settings.preset == "pico_w" and settings.brightness == 45
     assert settings.errors == [
-        "settings.toml line 2 is not UTF-8 text (save the file as UTF-8): line ignored",
-        "settings.toml line 4 is not UTF-8 text (save the file as UTF-8): line ignored"]
+        "%s line 2 is not UTF-8 text (save the file as UTF-8): line ignored" % path,
+        "%s line 4 is not UTF-8 text (save the file as UTF-8): line ignored" % path]
 
 
 def test_misspelt_keys_are_reported_with_their_line(tmp_path):
@@ -195,8 +195,8 @@ def test_misspelt_keys_are_reported_with_their_line(tmp_path):
     path.write_text('ROLIT_PRESET = "pico"\nROLIT_BRIGHTNES = 40\nCIRCUITPY_WIFI_SSID = "x"\n'
                     'ROLIT_VOLUME = 10\n')
     settings = config.load(lambda key: None, path=str(path))
-    assert settings.errors == ["settings.toml line 2: ROLIT_BRIGHTNES is not a setting "
-                               "(misspelt?): ignored"]
+    assert settings.errors == ["%s line 2: ROLIT_BRIGHTNES is not a setting "
+                               "(misspelt?): ignored" % path]
     assert settings.brightness == 30 and settings.volume == 10
     # also where os.getenv gives the values (CircuitPython): the file is looked through
     values = {"ROLIT_PRESET": "pico", "ROLIT_VOLUME": 10}

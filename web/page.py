@@ -1,0 +1,291 @@
+"""The browser page's Python side: one ``App`` and what the page script asks of it.
+
+Runs under the MicroPython WebAssembly interpreter in the page (and under CPython in the tests).
+The bridge to JavaScript converts only numbers, strings, booleans and None, so the frame goes
+out as hex text and the side panel as JSON, each only when it changed; keys come in as text:
+two characters per event, the key's digit and ``d`` (down) or ``u`` (up), and ``@xy`` for a tap
+on LED column x, row y (the cursor walks there and SELECT goes down, like a click in the
+simulator window).
+
+>>> store = {}
+>>> start(lambda: store.get("save"), lambda text: store.update(save=text), seed=1)
+>>> step(0, "", 100) & CHANGED_FRAME
+1
+>>> len(frame())
+384
+"""
+
+import binascii
+import json
+
+from rolit_core.app import App, BACK, DOWN, LEFT, LEVELS, RIGHT, SELECT, UP
+
+try:
+    from rolit_core.play import EXPERT_FACTOR
+except ImportError:  # an older core: expert thought 30 times the slice
+    EXPERT_FACTOR = 30
+
+# Bits of step()'s result; the nodes granted to a computer this step are the bits above them.
+CHANGED_FRAME = 1
+CHANGED_INFO = 2
+HAS_CUES = 4
+THINKING = 8
+NODE_SHIFT = 4
+
+_KEYS = (UP, DOWN, LEFT, RIGHT, SELECT, BACK)
+
+
+class PageStorage:
+    """The App's ``storage`` on two functions of the page: ``read() -> str or None`` and
+    ``write(text)``, which keep text in ``localStorage``. The save format's bytes are stored as
+    hex, so the stored value is exactly the device's save, spelt out."""
+
+    def __init__(self, read, write):
+        self._read = read
+        self._write = write
+
+    def load(self):
+        text = self._read()
+        if text is None:
+            return None
+        if not isinstance(text, str):
+            raise ValueError("the stored value is not text")
+        try:
+            return binascii.unhexlify(text)
+        except (ValueError, TypeError):
+            raise ValueError("the stored value is not hexadecimal")
+
+    def save(self, data):
+        self._write(binascii.hexlify(bytes(data)).decode())
+
+
+class Page:
+    """An App with the bookkeeping the page needs: what changed since the last step, taps on
+    LEDs, and (for the tests) a journal of every update to replay on CPython."""
+
+    def __init__(self, read, write, seed, journal=False):
+        self.storage = PageStorage(read, write)
+        self.app = App(storage=self.storage, seed=seed, levels=LEVELS)
+        self.seed = seed
+        self.first_save = self._stored(read)
+        self.journal = [] if journal else None
+        self._rgb = bytearray(192)
+        self._shown = None
+        self._mark = None
+        self._info = None
+
+    @staticmethod
+    def _stored(read):
+        try:
+            return read()
+        except Exception:
+            return None
+
+    # -- the frame loop -------------------------------------------------------------------
+
+    def step(self, now, keys, nodes):
+        """Run one ``App.update`` with the events in ``keys`` and a computer budget of ``nodes``
+        search nodes; return the CHANGED_* bits and the nodes granted."""
+        app = self.app
+        events = self._events(keys) if keys else ()
+        granted = 0
+        thinking = app.game is not None and app.mode in ("play", "attract") and \
+            app.phase == "think"
+        if thinking:
+            granted = max(1, int(nodes))
+            if self._expert_to_move():
+                app.think_nodes = max(1, granted // EXPERT_FACTOR)
+                granted = app.think_nodes * EXPERT_FACTOR
+            else:
+                app.think_nodes = granted
+        if self.journal is not None:
+            self.journal.append((now, list(events), app.think_nodes))
+        frame = app.update(now, events)
+        result = granted << NODE_SHIFT
+        if thinking:
+            result |= THINKING
+        rgb = self._rgb
+        at = 0
+        for r, g, b in frame:
+            rgb[at] = r
+            rgb[at + 1] = g
+            rgb[at + 2] = b
+            at += 3
+        if rgb != self._shown:
+            self._shown = bytes(rgb)
+            result |= CHANGED_FRAME
+        mark = self._marker()
+        if events or mark != self._mark:
+            self._mark = mark
+            text = json.dumps(self.describe())
+            if text != self._info:
+                self._info = text
+                result |= CHANGED_INFO
+        if app.cues:
+            result |= HAS_CUES
+        return result
+
+    def _expert_to_move(self):
+        app = self.app
+        game = app.game
+        try:
+            return app.kinds[game.seat_of(game.turn)] == "expert"
+        except (AttributeError, IndexError, TypeError, ValueError):
+            return False
+
+    def _events(self, keys):
+        events = []
+        at = 0
+        while at + 1 < len(keys):
+            code = keys[at]
+            if code == "@" and at + 2 < len(keys):
+                self._tap(ord(keys[at + 1]) - 48, ord(keys[at + 2]) - 48, events)
+                at += 3
+                continue
+            key = ord(code) - 48
+            if 0 <= key < len(_KEYS):
+                events.append((_KEYS[key], keys[at + 1] == "d"))
+            at += 2
+        return events
+
+    def _tap(self, x, y, events):
+        """A tap on LED (x, y): in play, the cursor walks to that cell (a press and a release
+        per step) and SELECT goes down; elsewhere it is SELECT. Off the board it is nothing."""
+        app = self.app
+        game = app.game
+        if game is not None and app.mode == "play" and app.phase == "input":
+            size = game.size
+            offset = (8 - size) // 2
+            tx, ty = x - offset, y - offset
+            if not (0 <= tx < size and 0 <= ty < size):
+                return
+            cx, cy = app.cursor % size, app.cursor // size
+            for key, count in ((RIGHT, tx - cx), (LEFT, cx - tx), (DOWN, ty - cy), (UP, cy - ty)):
+                for _ in range(count):
+                    events.append((key, True))
+                    events.append((key, False))
+        elif not (0 <= x < 8 and 0 <= y < 8):
+            return
+        events.append((SELECT, True))
+
+    def _marker(self):
+        """What the side panel shows depends on: a cheap tuple that changes with it."""
+        app = self.app
+        game = app.game
+        return (app.mode, app.phase if game is not None else None, app.page,
+                len(game.board.moves) if game is not None else -1,
+                id(game), app.error, app.saves, getattr(app, "illegal_reason", None))
+
+    # -- what the side panel shows --------------------------------------------------------
+
+    def describe(self):
+        """The side panel's facts as plain data (the page words them)."""
+        app = self.app
+        s = app.settings
+        info = {
+            "mode": app.mode,
+            "page": list(app.page) if app.page is not None else None,
+            "error": app.error,
+            "saves": app.saves,
+            "reason": getattr(app, "illegal_reason", None),
+            "settings": {
+                "players": s.players, "seats": list(s.seats), "size": s.size, "teams": s.teams,
+                "rounds": s.rounds, "time_limit": s.time_limit, "tie": s.tie, "first": s.first,
+                "hints": s.hints, "brightness": s.brightness, "colour_blind": s.colour_blind,
+                "seat_colours": [list(c) for c in s.seat_colours()],
+            },
+            "game": None,
+        }
+        game = app.game
+        if game is not None:
+            board = game.board
+            info["game"] = {
+                "size": game.size,
+                "seat_colours": [list(c) for c in game.seat_colours],
+                "kinds": list(app.kinds),
+                "scores": list(game.scores()),
+                "turn": game.turn,
+                "over": game.over,
+                "winners": list(game.winners()) if game.over else [],
+                "moves": [[colour, board.cell_name(cell)] for cell, colour in board.moves],
+                "phase": app.phase,
+                "round": app.match.round if app.match is not None else 1,
+                "rounds": app.match.rounds if app.match is not None else 1,
+            }
+        return info
+
+
+_page = None
+
+
+def start(read, write, seed, journal=False):
+    """Make the page's App: ``read``/``write`` keep the save text, ``seed`` makes it repeatable."""
+    global _page
+    _page = Page(read, write, seed, journal)
+
+
+def step(now, keys, nodes):
+    """One frame: see ``Page.step``."""
+    return _page.step(now, keys, nodes)
+
+
+def frame():
+    """The last frame as 384 hex digits: r, g, b of each LED, row by row from the top-left."""
+    return binascii.hexlify(_page._shown).decode()
+
+
+def info():
+    """The side panel's facts as JSON."""
+    return _page._info
+
+
+def cues():
+    """The sound cues of the last step, comma separated."""
+    return ",".join(_page.app.cues)
+
+
+def error():
+    """The App's last error text ("" if none)."""
+    return _page.app.error or ""
+
+
+def record():
+    """The record of the game on the board (``Game.record()``), or "" when none is."""
+    game = _page.app.game
+    return game.record() if game is not None else ""
+
+
+def begin(seats, size=8):
+    """Start a new game with ``seats`` ("human,hard"); returns "" or why it was refused."""
+    try:
+        _page.app.start(seats=[part.strip() for part in seats.split(",") if part.strip()],
+                        size=int(size))
+    except (ValueError, TypeError) as problem:
+        return str(problem) or "those players cannot start a game"
+    return ""
+
+
+def load_record(text, seats=""):
+    """Continue the game of a record; ``seats`` as in ``begin`` (default: the seats in play if
+    the number matches, else everyone human). Returns "" or why the record was refused; a
+    refused record leaves the game as it was."""
+    app = _page.app
+    chosen = [part.strip() for part in seats.split(",") if part.strip()] if seats else None
+    if chosen is None and app.game is not None:
+        chosen = list(app.kinds)
+    try:
+        app.load_record(text, seats=chosen)
+    except (ValueError, TypeError) as problem:
+        return str(problem) or "not a game record"
+    return ""
+
+
+def journal():
+    """Every update so far as JSON (when the page was started with a journal): the seed, the
+    stored save the App started from, and [now, [[key, pressed], ...], think_nodes] per step."""
+    page = _page
+    steps = []
+    for now, events, nodes in page.journal or ():
+        steps.append([now, [[key, 1 if pressed else 0] for key, pressed in events], nodes])
+    return json.dumps({"seed": page.seed, "stored": page.first_save, "levels": list(LEVELS),
+                       "steps": steps})

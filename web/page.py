@@ -86,6 +86,8 @@ class Page:
     def step(self, now, keys, nodes):
         """Run one ``App.update`` with the events in ``keys`` and a computer budget of ``nodes``
         search nodes; return the CHANGED_* bits and the nodes granted."""
+        if self.journal is not None:
+            self.journal.append(("step", now, keys, nodes))
         app = self.app
         events = self._events(keys) if keys else ()
         granted = 0
@@ -98,8 +100,6 @@ class Page:
                 granted = app.think_nodes * EXPERT_FACTOR
             else:
                 app.think_nodes = granted
-        if self.journal is not None:
-            self.journal.append((now, list(events), app.think_nodes))
         frame = app.update(now, events)
         result = granted << NODE_SHIFT
         if thinking:
@@ -215,6 +215,47 @@ class Page:
         return info
 
 
+    # -- games from the page's tools ------------------------------------------------------
+
+    def begin(self, seats, size=8):
+        """Start a new game with ``seats`` ("human,hard"); returns "" or why it was refused."""
+        if self.journal is not None:
+            self.journal.append(("begin", seats, size))
+        try:
+            self.app.start(seats=[part.strip() for part in seats.split(",") if part.strip()],
+                           size=int(size))
+        except (ValueError, TypeError) as problem:
+            return str(problem) or "those players cannot start a game"
+        return ""
+
+    def load_record(self, text, seats=""):
+        """Continue the game of a record; ``seats`` as in ``begin`` (default: the seats in play if
+        their number matches, else everyone human). Returns "" or why the record was refused; a
+        refused record leaves the game as it was."""
+        if self.journal is not None:
+            self.journal.append(("load", text, seats))
+        app = self.app
+        chosen = [part.strip() for part in seats.split(",") if part.strip()] if seats else None
+        if chosen is None and app.game is not None:
+            chosen = list(app.kinds)
+        try:
+            app.load_record(text, seats=chosen)
+        except (ValueError, TypeError) as problem:
+            return str(problem) or "not a game record"
+        return ""
+
+    def replay(self, entries):
+        """Do again what a journal (``Page.journal`` of another page) did."""
+        for entry in entries:
+            if entry[0] == "step":
+                self.step(entry[1], entry[2], entry[3])
+            elif entry[0] == "begin":
+                self.begin(entry[1], entry[2])
+            elif entry[0] == "load":
+                self.load_record(entry[1], entry[2])
+
+
+# The page script's entry points (one page, one App).
 _page = None
 
 
@@ -239,16 +280,6 @@ def info():
     return _page._info
 
 
-def cues():
-    """The sound cues of the last step, comma separated."""
-    return ",".join(_page.app.cues)
-
-
-def error():
-    """The App's last error text ("" if none)."""
-    return _page.app.error or ""
-
-
 def record():
     """The record of the game on the board (``Game.record()``), or "" when none is."""
     game = _page.app.game
@@ -256,36 +287,16 @@ def record():
 
 
 def begin(seats, size=8):
-    """Start a new game with ``seats`` ("human,hard"); returns "" or why it was refused."""
-    try:
-        _page.app.start(seats=[part.strip() for part in seats.split(",") if part.strip()],
-                        size=int(size))
-    except (ValueError, TypeError) as problem:
-        return str(problem) or "those players cannot start a game"
-    return ""
+    return _page.begin(seats, size)
 
 
 def load_record(text, seats=""):
-    """Continue the game of a record; ``seats`` as in ``begin`` (default: the seats in play if
-    the number matches, else everyone human). Returns "" or why the record was refused; a
-    refused record leaves the game as it was."""
-    app = _page.app
-    chosen = [part.strip() for part in seats.split(",") if part.strip()] if seats else None
-    if chosen is None and app.game is not None:
-        chosen = list(app.kinds)
-    try:
-        app.load_record(text, seats=chosen)
-    except (ValueError, TypeError) as problem:
-        return str(problem) or "not a game record"
-    return ""
+    return _page.load_record(text, seats)
 
 
 def journal():
-    """Every update so far as JSON (when the page was started with a journal): the seed, the
-    stored save the App started from, and [now, [[key, pressed], ...], think_nodes] per step."""
+    """What the page did so far as JSON (when it was started with a journal), to replay on
+    CPython: the seed, the stored save the App started from, and the steps and games begun."""
     page = _page
-    steps = []
-    for now, events, nodes in page.journal or ():
-        steps.append([now, [[key, 1 if pressed else 0] for key, pressed in events], nodes])
-    return json.dumps({"seed": page.seed, "stored": page.first_save, "levels": list(LEVELS),
-                       "steps": steps})
+    return json.dumps({"seed": page.seed, "stored": page.first_save,
+                       "entries": [list(entry) for entry in page.journal or ()]})

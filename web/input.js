@@ -70,12 +70,12 @@ export function bindPad(element, keys) {
     if (!button) return;
     event.preventDefault();
     button.setPointerCapture?.(event.pointerId);
-    button.classList.add("down");
+    button.classList.add("held");
     keys.press(`pad:${event.pointerId}`, Number(button.dataset.key));
   };
   const up = (event) => {
     const button = event.target.closest("[data-key]");
-    button?.classList.remove("down");
+    button?.classList.remove("held");
     keys.release(`pad:${event.pointerId}`);
   };
   element.addEventListener("pointerdown", down);

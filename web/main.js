@@ -112,23 +112,35 @@ function readSave() {
 
 function writeSave(text) {
   // setItem stores the whole value or throws and keeps the old one (quota, blocked storage).
-  localStorage.setItem(SAVE_KEY, text);
-  if (localStorage.getItem(SAVE_KEY) !== text) throw new Error("the browser did not keep it");
+  // The failure goes back as text: web/page.py raises it in Python, where the App reports it.
+  try {
+    localStorage.setItem(SAVE_KEY, text);
+    return localStorage.getItem(SAVE_KEY) === text ? "" : "the browser did not keep it";
+  } catch (error) {
+    return `${error.name}: ${error.message}`;
+  }
 }
 
 // -- layout -------------------------------------------------------------------------------------
 
+// The board: the largest square in the stage, centred, on whole CSS pixels (so its pixels are
+// the screen's pixels, not a resampled picture).
 function fitBoard() {
   const stage = $("stage");
+  const box = stage.getBoundingClientRect();
   const size = Math.floor(Math.min(stage.clientWidth, stage.clientHeight));
-  if (size > 0 && (size !== panel.cssSize || window.devicePixelRatio !== panel.dpr)) {
+  if (size <= 0) return;
+  const canvas = panel.canvas;
+  canvas.style.left = `${Math.round(box.left + (box.width - size) / 2) - box.left}px`;
+  canvas.style.top = `${Math.round(box.top + (box.height - size) / 2) - box.top}px`;
+  if (size !== panel.cssSize || window.devicePixelRatio !== panel.dpr) {
     panel.dpr = window.devicePixelRatio;
     panel.resize(size, window.devicePixelRatio || 1);
   }
 }
 
 function setPad(on) {
-  document.body.classList.toggle("pad", on);
+  document.body.classList.toggle("show-pad", on);
   $("padtoggle").setAttribute("aria-pressed", String(on));
   fitBoard();
 }
@@ -265,7 +277,7 @@ function downloadRecord() {
 function loadRecordText(text, players, what) {
   const problem = py.load_record(text, players || "");
   if (problem) showMessage(`${what} could not be loaded: ${problem}`, "error");
-  else showMessage(`${what} loaded: ${info?.game ? "" : ""}continue from its last move.`, "info", 4000);
+  else showMessage(`${what} loaded: play on from its last move.`, "info", 6000);
   return !problem;
 }
 
@@ -331,7 +343,7 @@ function bindTools() {
   $("labels").addEventListener("click", toggleLabels);
   $("labels").setAttribute("aria-pressed", String(prefs.labels));
   $("padtoggle").addEventListener("click", () => {
-    prefs.pad = !document.body.classList.contains("pad");
+    prefs.pad = !document.body.classList.contains("show-pad");
     savePrefs();
     setPad(prefs.pad);
   });
@@ -426,7 +438,7 @@ function copySources(FS) {
 async function boot() {
   bindInput();
   bindTools();
-  setPad(prefs.pad ?? window.matchMedia("(pointer: coarse)").matches);
+  setPad(prefs.pad ?? (window.matchMedia("(any-pointer: coarse)").matches || navigator.maxTouchPoints > 0));
   new ResizeObserver(fitBoard).observe($("stage"));
   window.addEventListener("resize", fitBoard);
   fitBoard();

@@ -37,8 +37,9 @@ _KEYS = (UP, DOWN, LEFT, RIGHT, SELECT, BACK)
 
 class PageStorage:
     """The App's ``storage`` on two functions of the page: ``read() -> str or None`` and
-    ``write(text)``, which keep text in ``localStorage``. The save format's bytes are stored as
-    hex, so the stored value is exactly the device's save, spelt out."""
+    ``write(text) -> ""`` or why it failed, which keep text in ``localStorage``. The save
+    format's bytes are stored as hex, so the stored value is exactly the device's save, spelt
+    out. (Failures come back as text: an exception does not cross the bridge from JavaScript.)"""
 
     def __init__(self, read, write):
         self._read = read
@@ -56,7 +57,9 @@ class PageStorage:
             raise ValueError("the stored value is not hexadecimal")
 
     def save(self, data):
-        self._write(binascii.hexlify(bytes(data)).decode())
+        problem = self._write(binascii.hexlify(bytes(data)).decode())
+        if problem:
+            raise OSError(problem)
 
 
 class Page:
@@ -64,10 +67,10 @@ class Page:
     LEDs, and (for the tests) a journal of every update to replay on CPython."""
 
     def __init__(self, read, write, seed, journal=False):
+        self.first_save = self._stored(read)  # before the App replaces a damaged one
         self.storage = PageStorage(read, write)
         self.app = App(storage=self.storage, seed=seed, levels=LEVELS)
         self.seed = seed
-        self.first_save = self._stored(read)
         self.journal = [] if journal else None
         self._rgb = bytearray(192)
         self._shown = None

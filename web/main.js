@@ -15,7 +15,7 @@ const PREFS_KEY = "rolit-handheld.page"; // the page's own choices: labels, pad
 const THINK_BUDGET_MS = 8;
 const HEAP_BYTES = 8 << 20;
 const MAX_NODES = 20000;
-const CHANGED_FRAME = 1, CHANGED_INFO = 2, THINKING = 8, NODE_SHIFT = 4; // web/page.py
+const CHANGED_FRAME = 1, CHANGED_INFO = 2, THINKING = 8, NODE_SHIFT = 4; // as in web/page.py
 const LOG_FRAMES = 3000;
 
 const $ = (id) => document.getElementById(id);
@@ -379,14 +379,16 @@ function tick(time) {
     return;
   }
   const ms = performance.now() - began;
-  const granted = result >> NODE_SHIFT;
+  const used = result >> NODE_SHIFT;
   const thinking = (result & THINKING) !== 0;
-  if (thinking && granted) {
-    const measured = granted / Math.max(ms, 0.25);
+  if (used >= nodes / 2) {
+    // The search used (most of) its slice: adjust the slice to the budget, at most doubling.
+    const measured = used / Math.max(ms, 0.25);
     rate = rate ? rate * 0.7 + measured * 0.3 : measured;
-    nodes = Math.max(10, Math.min(MAX_NODES, Math.floor(rate * THINK_BUDGET_MS)));
+    nodes = Math.max(10, Math.min(MAX_NODES, 2 * nodes, Math.floor(rate * THINK_BUDGET_MS)));
   }
-  timeMove(thinking, granted, ms, time);
+  if (result & CHANGED_INFO) showInfo(JSON.parse(py.info()));
+  timeMove(thinking, used, ms, time);
   if (result & CHANGED_FRAME) {
     panel.draw(frameBytes(py.frame()));
     stats.draws++;
@@ -395,14 +397,13 @@ function tick(time) {
       document.body.classList.add("running");
     }
   }
-  if (result & CHANGED_INFO) showInfo(JSON.parse(py.info()));
   stats.frames++;
   stats.log.push([time, ms, thinking ? 1 : 0]);
   if (stats.log.length > LOG_FRAMES) stats.log.splice(0, stats.log.length - LOG_FRAMES);
 }
 
 // Time each computer move: from its first thinking frame to its last.
-function timeMove(thinking, granted, ms, time) {
+function timeMove(thinking, used, ms, time) {
   if (thinking) {
     if (!thought) {
       const game = info?.game;
@@ -410,7 +411,7 @@ function timeMove(thinking, granted, ms, time) {
       thought = { level: seat >= 0 ? game.kinds[seat] : "?", start: time, computeMs: 0, nodes: 0 };
     }
     thought.computeMs += ms;
-    thought.nodes += granted;
+    thought.nodes += used;
     thought.end = time;
   } else if (thought) {
     stats.moves.push({ level: thought.level, ms: thought.end - thought.start, computeMs: thought.computeMs,

@@ -25,7 +25,7 @@ try:
 except ImportError:  # an older core: expert thought 30 times the slice
     EXPERT_FACTOR = 30
 
-# Bits of step()'s result; the nodes granted to a computer this step are the bits above them.
+# Bits of step()'s result; the search nodes a computer used this step are the bits above them.
 CHANGED_FRAME = 1
 CHANGED_INFO = 2
 HAS_CUES = 4
@@ -88,25 +88,32 @@ class Page:
 
     def step(self, now, keys, nodes):
         """Run one ``App.update`` with the events in ``keys`` and a computer budget of ``nodes``
-        search nodes; return the CHANGED_* bits and the nodes granted."""
+        search nodes; return the CHANGED_* and THINKING bits and the nodes the computer used."""
         if self.journal is not None:
             self.journal.append(("step", now, keys, nodes))
         app = self.app
         events = self._events(keys) if keys else ()
-        granted = 0
         thinking = app.game is not None and app.mode in ("play", "attract") and \
             app.phase == "think"
+        player = self._player() if thinking else None
+        searching = player is not None and player.thinking
+        before = player.nodes if searching else 0
         if thinking:
-            granted = max(1, int(nodes))
+            budget = max(1, int(nodes))
             if self._expert_to_move():
-                app.think_nodes = max(1, granted // EXPERT_FACTOR)
-                granted = app.think_nodes * EXPERT_FACTOR
+                app.think_nodes = max(1, budget // EXPERT_FACTOR)
             else:
-                app.think_nodes = granted
+                app.think_nodes = budget
         frame = app.update(now, events)
-        result = granted << NODE_SHIFT
+        result = 0
         if thinking:
-            result |= THINKING
+            result = THINKING
+            if player is not None:
+                after = player.nodes  # 0 again if it started over on a changed position
+                used = (after - before if after >= before else after) if searching else 0
+            else:  # a core that keeps its players elsewhere: count the nodes offered
+                used = app.think_nodes * (EXPERT_FACTOR if self._expert_to_move() else 1)
+            result |= used << NODE_SHIFT
         rgb = self._rgb
         at = 0
         for r, g, b in frame:
@@ -127,6 +134,20 @@ class Page:
         if app.cues:
             result |= HAS_CUES
         return result
+
+    def _player(self):
+        """The computer player to move (``rolit_core.ai.Player``: its ``nodes`` and ``thinking``
+        are public; the App keeps its players per level in ``_ais``), or None."""
+        app = self.app
+        game = app.game
+        players = getattr(app, "_ais", None)
+        try:
+            player = players.get(app.kinds[game.seat_of(game.turn)])
+        except (AttributeError, IndexError, TypeError, ValueError):
+            return None
+        if player is None or not hasattr(player, "nodes") or not hasattr(player, "thinking"):
+            return None
+        return player
 
     def _expert_to_move(self):
         app = self.app

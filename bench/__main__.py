@@ -4,7 +4,7 @@ import importlib
 import sys
 
 # Each module has main(), which prints its figures.
-BENCHMARKS = ("core", "ai", "app", "hardware", "sim", "memory")
+BENCHMARKS = ("core", "ai", "app", "hardware", "sim", "memory", "web")
 
 
 def main(argv):

@@ -220,7 +220,7 @@ function showInfo(next) {
   const list = moveWords(next);
   const shown = $("moves");
   if (list.length !== shown.children.length || !previous?.game !== !game) {
-    shown.replaceChildren(...list.map((text) => element("li", text)));
+    shown.replaceChildren(...list.map((text, i) => element("li", `${i + 1}. ${text}`)));
     shown.scrollTop = shown.scrollHeight;
   }
   reportErrors(previous, next);

@@ -50,10 +50,6 @@ window.rolit = {
   params,
   ready: null,
   info: () => info,
-  geometry: () => {
-    const box = panel.canvas.getBoundingClientRect();
-    return { left: box.left, top: box.top, ...panel.geometry() };
-  },
   journal: () => (py ? JSON.parse(py.journal()) : null),
   frame: () => (py ? py.frame() : null),
   record: () => (py ? py.record() : ""),

@@ -65,11 +65,6 @@ export class Panel {
     return x >= 0 && x < 8 && y >= 0 && y < 8 ? [x, y] : null;
   }
 
-  // The panel's LED area in CSS pixels from the canvas's top-left (for tests and tools).
-  geometry() {
-    return { border: this.border / this.scale, cell: this.cell / this.scale, size: this.cssSize };
-  }
-
   setLabels(size) {
     const shown = this.showLabels ? size : null;
     if (shown !== this.labels) {

@@ -2,7 +2,7 @@
 
 Each LED is two spaces with a 24-bit background colour (``--colours 256`` for terminals without
 true colour), redrawn only when the picture changes. Keys: arrows or WASD move, Enter or Space
-select, Esc or Backspace go back, ``q`` (or Ctrl-C) quits.
+select, Esc or Backspace go back, ``q`` quits; Ctrl-C quits too, with exit status 130.
 
 Terminals report key presses but never releases. A key counts as held while the terminal keeps
 repeating it, and is released when another key arrives (after that key's press) or when no repeat
@@ -16,7 +16,7 @@ at start (``CSI ? u``), and if the terminal answers it switches the protocol on 
 exact presses and releases, so holding works as on the device; it is switched off on exit.
 
 The terminal is put in cbreak mode on an alternate screen with the cursor hidden, and restored in
-every case: normal exit, ``q``, an exception, Ctrl-C, SIGTERM, SIGHUP. Ctrl-Z restores it while
+every case: normal exit, ``q``, an exception, Ctrl-C (also while starting), SIGTERM, SIGHUP. Ctrl-Z restores it while
 suspended and takes it back on ``fg``.
 """
 
@@ -36,6 +36,7 @@ FRAME = (40, 42, 50)
 LABEL = (150, 154, 168)
 COLUMNS = "abcdefgh"
 QUIT = "quit"
+INTERRUPT = "interrupt"  # Ctrl-C arriving as a key (kitty protocol, or no ISIG): exit 130
 MIN_COLUMNS = 28  # the framed panel
 MIN_ROWS = 18
 
@@ -43,7 +44,7 @@ _CSI_KEYS = {"A": UP, "B": DOWN, "C": RIGHT, "D": LEFT}
 _PLAIN_KEYS = {
     "w": UP, "s": DOWN, "a": LEFT, "d": RIGHT, "W": UP, "S": DOWN, "A": LEFT, "D": RIGHT,
     "\r": SELECT, "\n": SELECT, " ": SELECT, "\x7f": BACK, "\x08": BACK,
-    "q": QUIT, "Q": QUIT, "\x03": QUIT,
+    "q": QUIT, "Q": QUIT, "\x03": INTERRUPT,
 }
 SUSPEND = "suspend"
 # Kitty keyboard protocol: key codes (Unicode) in ``CSI code ; mods:event u``.
@@ -61,8 +62,8 @@ def decode(text):
     """Split terminal input into ``(key, kind)`` pairs; returns (pairs, rest), where ``rest`` is
     an unfinished escape sequence to prepend to the next read.
 
-    ``key`` is a game key, ``QUIT`` or ``SUSPEND``. ``kind`` is None for ordinary terminal input
-    (a press, or the terminal's auto-repeat of it) and "press", "repeat" or "release" from a
+    ``key`` is a game key, ``QUIT``, ``INTERRUPT`` (Ctrl-C) or ``SUSPEND``. ``kind`` is None
+    for ordinary terminal input (a press, or the terminal's auto-repeat of it) and "press", "repeat" or "release" from a
     terminal speaking the kitty keyboard protocol.
     """
     keys = []
@@ -115,7 +116,7 @@ def _csi(params, final, keys):
         kind = kind or "press"
         if mods & 4 and code in (99, 122):  # Ctrl-C, Ctrl-Z
             if kind == "press":
-                keys.append((QUIT if code == 99 else SUSPEND, kind))
+                keys.append((INTERRUPT if code == 99 else SUSPEND, kind))
             return
         if code in _KITTY_CODES and not mods & 4:
             keys.append((_KITTY_CODES[code], kind))
@@ -212,14 +213,28 @@ def xterm256(colour):
     return 16 + 36 * cube[0] + 6 * cube[1] + cube[2]
 
 
+CURSOR = (255, 255, 255)  # the brackets either side of the cursor's LED
+NOTICE = (255, 170, 60)   # why a move was refused, a failed save
+HELP_LINE = "arrows/WASD move  Enter/Space select  Esc/Backspace back  q quit"
+
+
 def render(colours, info, columns=80, rows=24, truecolour=True):
-    """The whole screen as one string: the framed panel, labels, a status line and key help."""
+    """The whole screen as one string: the framed panel, labels, a status line and key help.
+
+    While a person chooses a move, ``info["cursor"]`` puts steady brackets round the cursor's
+    LED, so it stays visible on an illegal cell, where the LED itself only blinks dim white.
+    Everything below the panel is cleared first, so a line that is no longer there (the pause
+    menu's, a round end's) never lingers.
+    """
     reset = "\x1b[0m"
     if columns < MIN_COLUMNS or rows < MIN_ROWS:
         return "\x1b[H\x1b[2J" + "Make the terminal at least %dx%d" % (MIN_COLUMNS, MIN_ROWS)
     size = info.get("size") if info else None
+    cursor = info.get("cursor") if info else None
     offset = (WIDTH - size) // 2 if size else 0
     frame = sgr_background(FRAME, truecolour) + _foreground(LABEL, truecolour)
+    mark = _foreground(CURSOR, truecolour) + "\x1b[1m"
+    unmark = "\x1b[22m" + _foreground(LABEL, truecolour)
     # Each LED is two columns wide (about square in a terminal font) with a column and a line of
     # panel between LEDs, so they read as separate lights rather than one block of colour.
     panel_width = 3 * WIDTH + 4  # "NN " labels, LEDs with their gaps, one column of frame
@@ -232,13 +247,15 @@ def render(colours, info, columns=80, rows=24, truecolour=True):
     lines.append(frame + top + " " + reset)
     for y in range(HEIGHT):
         number = y - offset + 1 if size and 0 <= y - offset < size else None
-        tag = " %d " % number if number is not None else "   "
-        line = frame + tag
+        tag = " %d" % number if number is not None else "  "
+        at = cursor[0] if cursor and cursor[1] == y else -1
+        line = frame + tag + (mark + "[" + unmark if at == 0 else " ")
         for x in range(WIDTH):
             colour = colours[y * WIDTH + x]
             if not (colour[0] or colour[1] or colour[2]):
                 colour = UNLIT
-            line += sgr_background(colour, truecolour) + "  " + frame + " "
+            gap = mark + "]" + unmark if x == at else mark + "[" + unmark if x + 1 == at else " "
+            line += sgr_background(colour, truecolour) + "  " + frame + gap
         line += " " + reset
         lines.append(line)
         if y < HEIGHT - 1:
@@ -247,6 +264,14 @@ def render(colours, info, columns=80, rows=24, truecolour=True):
     text_lines = []
     if info:
         text_lines.extend(info.get("status", ()))
+        notice = info.get("notice")
+        if notice:
+            text_lines.append(_foreground(NOTICE, truecolour) + notice + reset)
+        menu = info.get("menu")
+        if menu:
+            items, chosen = menu
+            text_lines.append("  ".join(["[%s]" % item if i == chosen else " %s " % item
+                                         for i, item in enumerate(items)]))
         seats = info.get("seats", ())
         if seats:
             parts = []
@@ -254,18 +279,35 @@ def render(colours, info, columns=80, rows=24, truecolour=True):
                 letters = "".join(["RYGB"[c - 1] for c in colours_])
                 parts.append("%s%s %s %d" % (">" if to_move else " ", letters, label, points))
             text_lines.append("  ".join(parts))
-    text_lines.append("arrows/WASD move  Enter/Space select  Esc/Backspace back  q quit")
+        prompt = info.get("prompt")
+        if prompt:
+            text_lines.append(prompt)
+    text_lines.append(HELP_LINE)
     out = ["\x1b[H"]
     row = 1
     for line in lines:
         out.append("\x1b[%d;%dH%s" % (row, left, line))
         row += 1
+    out.append("\x1b[%d;1H\x1b[J" % row)  # clear below the panel: no stale lines
     row += 1
     for line in text_lines:
         if row > rows:
             break
-        out.append("\x1b[%d;1H\x1b[2K%s" % (row, line[:max(1, columns - 1)]))
+        out.append("\x1b[%d;1H%s" % (row, _clip(line, max(1, columns - 1))))
         row += 1
+    return "".join(out)
+
+
+def _clip(line, width):
+    """``line`` cut to ``width`` visible columns (escape sequences take none)."""
+    out = []
+    shown = 0
+    for part in re.split("(\x1b\\[[0-9;]*m)", line):
+        if part.startswith("\x1b["):
+            out.append(part)
+        else:
+            out.append(part[:width - shown])
+            shown += len(out[-1])
     return "".join(out)
 
 
@@ -308,18 +350,23 @@ class TerminalMode:
 
     def __enter__(self):
         self.saved = self.termios.tcgetattr(self.fd)
-        self._raw()
-        self.probe()
-        for number in (signal.SIGTERM, signal.SIGHUP):
-            self._old_handlers[number] = signal.signal(number, self._exit)
-        self._old_handlers[signal.SIGTSTP] = signal.signal(signal.SIGTSTP, self._suspend)
-        self._old_handlers[signal.SIGWINCH] = signal.signal(signal.SIGWINCH, self._resize)
+        try:
+            self._raw()
+            self.probe()
+            for number in (signal.SIGTERM, signal.SIGHUP):
+                self._old_handlers[number] = signal.signal(number, self._exit)
+            self._old_handlers[signal.SIGTSTP] = signal.signal(signal.SIGTSTP, self._suspend)
+            self._old_handlers[signal.SIGWINCH] = signal.signal(signal.SIGWINCH, self._resize)
+        except BaseException:  # Ctrl-C while starting: __exit__ would not run
+            self.__exit__()
+            raise
         return self
 
     def __exit__(self, *exc):
         self.restore()
         for number, handler in self._old_handlers.items():
             signal.signal(number, handler)
+        self._old_handlers = {}
         return False
 
     def _raw(self):
@@ -362,7 +409,10 @@ class TerminalMode:
             if self.kitty:
                 self.write(KITTY_POP)
             self.write(self.LEAVE)
-            self.termios.tcsetattr(self.fd, self.termios.TCSADRAIN, self.saved)
+            try:
+                self.termios.tcsetattr(self.fd, self.termios.TCSADRAIN, self.saved)
+            except self.termios.error:
+                pass  # the terminal is gone (hung up): nothing to restore
 
     def write(self, text):
         try:
@@ -429,6 +479,8 @@ def run(device, describe, fps=60, truecolour=None, stdin=None, stdout=None, on_f
                 for key, kind in found:
                     if key == QUIT:
                         return
+                    if key == INTERRUPT:
+                        raise KeyboardInterrupt  # as a Ctrl-C by signal: the caller exits 130
                     if key == SUSPEND:
                         keys.release_all()
                         os.kill(os.getpid(), signal.SIGTSTP)

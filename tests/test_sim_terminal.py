@@ -13,7 +13,7 @@ import termios
 import time
 
 from rolit_core.app import BACK, DOWN, LEFT, RIGHT, SELECT, UP
-from sim.terminal import QUIT, TermKeys, decode, xterm256
+from sim.terminal import INTERRUPT, QUIT, TermKeys, decode, xterm256
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -38,7 +38,7 @@ def test_decode_keys_and_partial_sequences():
 def test_decode_kitty_protocol_events():
     pairs, rest = decode("\x1b[13u\x1b[13;1:2u\x1b[13;1:3u\x1b[1;1:3A\x1b[119u\x1b[99;5u")
     assert pairs == [(SELECT, "press"), (SELECT, "repeat"), (SELECT, "release"),
-                     (UP, "release"), (UP, "press"), (QUIT, "press")]
+                     (UP, "release"), (UP, "press"), (INTERRUPT, "press")]
     keys = TermKeys()
     for key, kind in pairs[:3]:
         keys.key(key, 0, kind)

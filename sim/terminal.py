@@ -7,17 +7,18 @@ select, Esc or Backspace go back, ``q`` quits; Ctrl-C quits too, with exit statu
 Terminals report key presses but never releases. A key counts as held while the terminal keeps
 repeating it, and is released when another key arrives (after that key's press) or when no repeat
 came for a while: ``tap_ms`` (120 ms) after a single press of a direction or SELECT, so a tap of
-Enter places at once; ``hold_ms`` (700 ms) for BACK, longer than the App's 600 ms hold, so Esc
-during play opens the pause menu; ``repeat_gap_ms`` (150 ms) once the terminal's auto-repeat runs.
-So a held arrow key moves at the device's pace (the App repeats held keys), not the terminal's.
-Holding SELECT to preview the captures needs a real release. Terminals that speak the kitty
-keyboard protocol (kitty, foot, WezTerm, Ghostty, recent iTerm2...) send one: the simulator asks
-at start (``CSI ? u``), and if the terminal answers it switches the protocol on and uses the
-exact presses and releases, so holding works as on the device; it is switched off on exit.
+Enter places at once; ``hold_ms`` (700 ms) for BACK in play, longer than the App's 600 ms hold,
+so Esc during play opens the pause menu (elsewhere BACK is a tap, so Esc in that menu resumes);
+``repeat_gap_ms`` (150 ms) once the terminal's auto-repeat runs. So a held arrow key moves at
+the device's pace (the App repeats held keys), not the terminal's. Holding SELECT to preview the
+captures needs a real release. Terminals that speak the kitty keyboard protocol (kitty, foot,
+WezTerm, Ghostty, recent iTerm2...) send one: the simulator asks at start (``CSI ? u``), and if
+the terminal answers it switches the protocol on and uses the exact presses and releases, so
+holding works as on the device; it is switched off on exit.
 
 The terminal is put in cbreak mode on an alternate screen with the cursor hidden, and restored in
-every case: normal exit, ``q``, an exception, Ctrl-C (also while starting), SIGTERM, SIGHUP. Ctrl-Z restores it while
-suspended and takes it back on ``fg``.
+every case: normal exit, ``q``, an exception, Ctrl-C (also while starting), SIGTERM, SIGHUP.
+Ctrl-Z restores it while suspended and takes it back on ``fg``.
 """
 
 import os
@@ -63,8 +64,8 @@ def decode(text):
     an unfinished escape sequence to prepend to the next read.
 
     ``key`` is a game key, ``QUIT``, ``INTERRUPT`` (Ctrl-C) or ``SUSPEND``. ``kind`` is None
-    for ordinary terminal input (a press, or the terminal's auto-repeat of it) and "press", "repeat" or "release" from a
-    terminal speaking the kitty keyboard protocol.
+    for ordinary terminal input (a press, or the terminal's auto-repeat of it) and "press",
+    "repeat" or "release" from a terminal speaking the kitty keyboard protocol.
     """
     keys = []
     i = 0
@@ -133,6 +134,11 @@ class TermKeys:
         self.held = None
         self.last = 0
         self.repeating = False
+        # Whether a BACK pressed now is held for ``hold_ms`` (in play, so Esc opens the pause
+        # menu) or only tapped (elsewhere: in the pause menu a long BACK would resume and, still
+        # held in play, open the menu again at once).
+        self.hold_back = True
+        self._long = False
         self.down = []  # keys down by the kitty protocol's own press/release
         self.events = []
 
@@ -155,6 +161,7 @@ class TermKeys:
         self.held = key
         self.last = now_ms
         self.repeating = False
+        self._long = key == BACK and self.hold_back
 
     def release(self):
         if self.held is not None:
@@ -173,7 +180,7 @@ class TermKeys:
             if self.repeating:
                 gap = self.repeat_gap_ms
             else:
-                gap = self.hold_ms if held == BACK else self.tap_ms
+                gap = self.hold_ms if self._long else self.tap_ms
             if now_ms - self.last > gap:
                 self.release()
         events = self.events
@@ -463,6 +470,7 @@ def run(device, describe, fps=60, truecolour=None, stdin=None, stdout=None, on_f
                 wait = min(wait, 0.03)
             ready, _, _ = select.select([fd], [], [], wait)
             now_ms = int((time.monotonic() - start) * 1000)
+            keys.hold_back = getattr(device.app, "mode", "play") == "play"
             text = None
             if ready:
                 data = os.read(fd, 1024)

@@ -485,8 +485,8 @@ def open_display(environ=None):
         pygame.display.quit()
         names = ["%s=%s" % (key, environ[key]) for key in ("DISPLAY", "WAYLAND_DISPLAY")
                  if environ.get(key)]
-        raise WindowUnavailable("%s cannot be reached: SDL fell back to its invisible %r driver"
-                                % (" or ".join(names) or "no display", driver))
+        raise WindowUnavailable("%s cannot be reached; SDL chose %r, which shows nothing"
+                                % (" or ".join(names) or "the display", driver))
     return driver
 
 

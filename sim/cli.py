@@ -536,6 +536,8 @@ def run(args):
     finally:
         if device.speaker is not None:
             device.speaker.close()
+        if storage is not None and mode != "headless":
+            save_on_quit(app, storage)
     if recorder is not None:
         recorder.update(app)
         if recorder.failure:
@@ -548,6 +550,15 @@ def run(args):
     if args.screenshot:
         status = screenshot_at_end(args, app, device, seat_names) or status
     return status
+
+
+def save_on_quit(app, storage):
+    """Keep the settings just changed: the App saves them once the menu has rested 2 s (as on
+    the device, where each write wears the flash), and a quit may come sooner."""
+    try:
+        storage.save(app.state_bytes())
+    except Exception:  # the failure is in storage.failure, reported below
+        pass
 
 
 def run_window(args, device, seat_names, information, on_frame):

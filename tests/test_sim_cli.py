@@ -309,3 +309,27 @@ def test_examples_leave_no_files_in_the_clone():
             for option, path in re.findall(r"--(record|screenshot|storage) (\S+)", line):
                 assert path in ("none", "FILE") or path.startswith(("/", "~", "$")), \
                     "%s: %s" % (name, line)
+
+
+def test_a_record_that_cannot_be_written_is_reported_not_a_crash(tmp_path, monkeypatch):
+    record = tmp_path / "game.txt"
+    real_open = open
+
+    def failing_open(path, *args, **kwargs):
+        if str(path).startswith(str(record)):
+            raise OSError(28, "No space left on device")
+        return real_open(path, *args, **kwargs)
+    monkeypatch.setattr("builtins.open", failing_open)
+    with pytest.raises(SystemExit) as stop:  # the whole game is played, then it says so
+        cli.main(["--headless", "--players", "easy,easy", "--seed", "2", "--record",
+                  str(record)])
+    assert "record not written to %s: No space left on device" % record in str(stop.value)
+    recorder = cli.Recorder(str(record))
+    app = cli.build(cli.parser().parse_args(["--players", "human,easy", "--storage",
+                                             "none"]))[0]
+    recorder.update(app)
+    assert "No space left" in recorder.failure
+    monkeypatch.setattr("builtins.open", real_open)
+    app.game.play(app.game.legal_moves()[0])
+    recorder.update(app)
+    assert recorder.failure is None and "1. " in record.read_text()

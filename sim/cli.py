@@ -10,6 +10,8 @@ import argparse
 import os
 import sys
 
+from .device import open_temporary
+
 LEVELS = ("easy", "medium", "hard", "expert")
 SEATS = ("human",) + LEVELS
 INTERRUPTED = 130        # the exit status of a program stopped by Ctrl-C (128 + SIGINT)
@@ -156,6 +158,8 @@ def default_storage_path(environ=None, platform=None):
 def driver_settings(args):
     """The Matrix keyword arguments (plus ``pixel_order``) and the panel settings."""
     driver = {"brightness": 100}
+    if args.settings == "":
+        raise SystemExit("python -m sim: --settings needs a file name")
     if args.settings:
         from hardware import config
         if not os.path.exists(args.settings):
@@ -248,9 +252,10 @@ class Recorder:
             self._write(self.path, game)
 
     def _write(self, path, game):
+        path = os.path.realpath(path)  # through a link to its file: the link stays
         temporary = path + ".tmp"
         try:
-            with open(temporary, "w") as file:
+            with os.fdopen(open_temporary(temporary), "w") as file:
                 file.write(game.record())
             os.replace(temporary, path)
         except OSError as error:
@@ -288,8 +293,13 @@ def _fail(message):
 def check_output(option, path, image=False):
     """A file the run will write: its folder must exist and take files; it must not be a
     folder. Nothing is written to ``path`` itself."""
+    if not path:
+        _fail("%s needs a file name" % option)
     if os.path.isdir(path):
         _fail("%s %s is a folder, not a file" % (option, path))
+    if os.path.exists(path) and not os.path.isfile(path):
+        # a device, a pipe...: the file would be replaced by a new one (or block the run)
+        _fail("%s %s is not a regular file" % (option, path))
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         _fail("%s %s: folder %s does not exist" % (option, path, folder))
@@ -308,6 +318,8 @@ def check_output(option, path, image=False):
 
 def read_record(path):
     """The text of a game record file, or a one-line SystemExit saying why it is unusable."""
+    if not path:
+        _fail("--replay needs a file name")
     if os.path.isdir(path):
         _fail("--replay %s is a folder, not a game record" % path)
     try:
@@ -479,13 +491,13 @@ def check(args):
     replayed record's text."""
     text = None
     players_in_record = None
-    if args.replay:
+    if args.replay is not None:
         text = read_record(args.replay)
         players_in_record = record_players(text, args.replay)
     check_seats(args, players_in_record)
-    if args.record:
+    if args.record is not None:
         check_output("--record", args.record)
-    if args.screenshot:
+    if args.screenshot is not None:
         check_output("--screenshot", args.screenshot, image=True)
     if args.storage and args.storage.lower() != "none":
         for other, name in ((args.record, "--record"), (args.replay, "--replay"),

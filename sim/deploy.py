@@ -129,6 +129,9 @@ def _check_place(dest, relative, folder=False):
         if last and not folder and os.path.isdir(path):
             raise DeployError("%s is a folder, but the game needs a file there: move it away"
                               % path)
+        if last and not folder and not os.path.isfile(path):
+            raise DeployError("%s is not a regular file (a device, a pipe...): move it away"
+                              % path)
 
 
 def _inside(relative):

@@ -15,6 +15,16 @@ WIDTH = HEIGHT = 8
 SAVE_MAGIC = b"RH"  # how every save of this program begins (rolit_core.save)
 
 
+def open_temporary(path):
+    """A new, empty file at ``path`` for writing (a file descriptor). Whatever was there before
+    (left by an interrupted write) is removed first, a link as a link: never written through."""
+    if os.path.lexists(path):
+        os.remove(path)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | \
+        getattr(os, "O_BINARY", 0)
+    return os.open(path, flags, 0o644)
+
+
 class StorageError(Exception):
     """A ``--storage`` file that must not or cannot be used; the message says why."""
 
@@ -35,8 +45,12 @@ class FileStorage:
         """Raise ``StorageError`` unless ``path`` is usable: not a folder, not some other
         program's file (that is never touched), and writable (tried, then tidied up)."""
         path = self.path
+        if not path:
+            raise StorageError("needs a file name (or none)")
         if os.path.isdir(path):
             raise StorageError("%s is a folder, not a file" % path)
+        if os.path.exists(path) and not os.path.isfile(path):
+            raise StorageError("%s is not a regular file (a device, a pipe...)" % path)
         folder = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(folder):
             raise StorageError("folder %s does not exist" % folder)
@@ -50,11 +64,9 @@ class FileStorage:
         if head and head != SAVE_MAGIC[:len(head)]:
             raise StorageError("%s is not a Rolit Handheld save: left untouched (give another "
                                "file, or none)" % path)
-        probe = path + ".tmp"
         try:
-            with open(probe, "wb"):
-                pass
-            os.remove(probe)
+            os.close(open_temporary(os.path.realpath(path) + ".tmp"))
+            os.remove(os.path.realpath(path) + ".tmp")
         except OSError as error:
             raise StorageError("cannot write next to %s: %s" % (path, error.strerror or error))
 
@@ -66,13 +78,14 @@ class FileStorage:
             return None
 
     def save(self, data):
-        temporary = self.path + ".tmp"
+        target = os.path.realpath(self.path)  # through a link to its file: the link stays
+        temporary = target + ".tmp"
         try:
-            with open(temporary, "wb") as file:
+            with os.fdopen(open_temporary(temporary), "wb") as file:
                 file.write(bytes(data))
                 file.flush()
                 os.fsync(file.fileno())
-            os.replace(temporary, self.path)
+            os.replace(temporary, target)
         except OSError as error:
             self.failure = "not saved: %s" % (error.strerror or error)
             try:

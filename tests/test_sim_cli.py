@@ -313,13 +313,13 @@ def test_examples_leave_no_files_in_the_clone():
 
 def test_a_record_that_cannot_be_written_is_reported_not_a_crash(tmp_path, monkeypatch):
     record = tmp_path / "game.txt"
-    real_open = open
+    real_open = cli.open_temporary
 
-    def failing_open(path, *args, **kwargs):
+    def failing_open(path):
         if str(path).startswith(str(record)):
             raise OSError(28, "No space left on device")
-        return real_open(path, *args, **kwargs)
-    monkeypatch.setattr("builtins.open", failing_open)
+        return real_open(path)
+    monkeypatch.setattr(cli, "open_temporary", failing_open)
     with pytest.raises(SystemExit) as stop:  # the whole game is played, then it says so
         cli.main(["--headless", "--players", "easy,easy", "--seed", "2", "--record",
                   str(record)])
@@ -329,7 +329,35 @@ def test_a_record_that_cannot_be_written_is_reported_not_a_crash(tmp_path, monke
                                              "none"]))[0]
     recorder.update(app)
     assert "No space left" in recorder.failure
-    monkeypatch.setattr("builtins.open", real_open)
+    monkeypatch.setattr(cli, "open_temporary", real_open)
     app.game.play(app.game.legal_moves()[0])
     recorder.update(app)
     assert recorder.failure is None and "1. " in record.read_text()
+
+
+def test_outputs_are_regular_files_and_links_are_kept(tmp_path, capsys, no_frames):
+    fifo = tmp_path / "pipe.png"
+    os.mkfifo(str(fifo))
+    for option in ("--record", "--storage", "--screenshot"):
+        words = error_of(["--headless", "--players", "easy,easy", option, str(fifo)], capsys)
+        assert "is not a regular file" in words, option
+        assert error_of(["--headless", "--players", "easy,easy", option, ""], capsys)
+    assert "needs a file name" in error_of(["--headless", "--players", "easy,easy",
+                                            "--replay", ""], capsys)
+
+
+def test_saving_through_a_link_keeps_the_link(tmp_path):
+    from sim.device import FileStorage
+    real = tmp_path / "real.sav"
+    link = tmp_path / "link.sav"
+    os.symlink(str(real), str(link))
+    storage = FileStorage(str(link))
+    storage.check()
+    storage.save(b"RH data")
+    assert os.path.islink(str(link)) and real.read_bytes() == b"RH data"
+    leftover = tmp_path / "real.sav.tmp"
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    os.symlink(str(victim), str(leftover))  # a temporary name that is a link: never followed
+    storage.save(b"RH more")
+    assert victim.read_text() == "keep me" and real.read_bytes() == b"RH more"

@@ -219,7 +219,8 @@ def test_rules_page_has_the_diagrams_the_newcomer_needs():
     assert any(line.startswith("start position") for line in lines)
 
 
-@pytest.mark.parametrize("line,block", diagrams(), ids=lambda value: str(value)[:12])
+@pytest.mark.parametrize("line,block", [pytest.param(line, block, id="line %d" % line)
+                                        for line, block in diagrams()])
 def test_every_diagram_agrees_with_the_rules_core(line, block):
     texts, statements = parse(block)
     assert check_diagram(texts, statements) >= 1, "diagram at line %d claims nothing" % line
@@ -325,3 +326,13 @@ def test_readme_and_guides_link_the_rules_page_not_outside_the_repo():
     for name in os.listdir(os.path.join(ROOT, "docs")):
         if name.endswith(".md"):
             assert "../shared" not in read("docs/" + name), name
+
+
+def test_links_inside_the_rules_page_lead_to_its_headings():
+    slugs = set()
+    for heading in re.findall(r"^#+ (.+)$", RULES, re.M):
+        slugs.add(re.sub(r"[^a-z0-9 -]", "", heading.lower()).replace(" ", "-"))
+    for anchor in re.findall(r"\]\(#([^)]+)\)", RULES):
+        assert anchor in slugs, anchor
+    for target in re.findall(r"\]\(([a-z]+\.md)\)", RULES):
+        assert os.path.exists(os.path.join(ROOT, "docs", target)), target

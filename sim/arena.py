@@ -186,7 +186,7 @@ class _Parser(argparse.ArgumentParser):
     """Argument errors in one line (argparse's default puts the whole usage before it)."""
 
     def error(self, message):
-        self.exit(2, "%s: %s (--help lists the options)\n" % (self.prog, message))
+        self.exit(2, "%s: error: %s (--help lists the options)\n" % (self.prog, message))
 
 
 def main(argv=None):

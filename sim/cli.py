@@ -64,7 +64,7 @@ class _Parser(argparse.ArgumentParser):
     """Argument errors in one line (argparse's default adds the whole usage before it)."""
 
     def error(self, message):
-        self.exit(2, "%s: %s (--help lists the options)\n" % (self.prog, message))
+        self.exit(2, "%s: error: %s (--help lists the options)\n" % (self.prog, message))
 
 
 def parser():
@@ -471,7 +471,9 @@ def choose_mode(args):
         return "headless"
     if args.terminal:
         return "terminal"
-    if not args.window and not display_available():
+    if not display_available():
+        if args.window:
+            _fail("cannot open a window: no display (no DISPLAY or WAYLAND_DISPLAY)")
         print("No display found (no DISPLAY or WAYLAND_DISPLAY): starting the terminal mode.",
               file=sys.stderr)
         return "terminal"

@@ -27,9 +27,11 @@ deploy: $(VENV)/.installed
 
 setup: $(SETUP)
 
-$(VENV)/.installed: requirements.txt
+# The project itself goes in as an editable package, so `python -m sim` works from any folder.
+$(VENV)/.installed: requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	touch $@
 
 node_modules/.installed: package.json package-lock.json

@@ -119,6 +119,23 @@ def test_keyboard_hold_previews_and_back_held_pauses(tab):
     assert not tab.errors
 
 
+def test_a_refused_move_says_why(tab):
+    tab.open("?journal=1&seed=5#players=human,human")
+    cursor, legal, size, game = tab.cursor_and_legal()
+    for key in path_keys(cursor, 0, size):  # a1: no ball next to it
+        tab.page.keyboard.press(key)
+    tab.page.keyboard.press("Enter")
+    tab.frames(5)
+    reason = tab.info()["reason"]
+    if reason is None:
+        pytest.skip("this rolit_core has no App.illegal_reason")
+    assert "a1" in reason and "touch" in reason
+    tab.wait_for("([r]) => document.getElementById('message').textContent.includes(r)", 5000,
+                 [reason])
+    assert tab.moves() == []
+    tab.assert_pixels_match()  # the refusal's flash on the LEDs
+
+
 def test_mouse_click_plays_the_cell_under_it(tab):
     tab.open("?journal=1&seed=21#players=human,human")
     for count in range(3):

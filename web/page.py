@@ -28,7 +28,6 @@ except ImportError:  # an older core: expert thought 30 times the slice
 # Bits of step()'s result; the search nodes a computer used this step are the bits above them.
 CHANGED_FRAME = 1
 CHANGED_INFO = 2
-HAS_CUES = 4
 THINKING = 8
 NODE_SHIFT = 4
 
@@ -111,8 +110,8 @@ class Page:
             if player is not None:
                 after = player.nodes  # 0 again if it started over on a changed position
                 used = (after - before if after >= before else after) if searching else 0
-            else:  # a core that keeps its players elsewhere: count the nodes offered
-                used = app.think_nodes * (EXPERT_FACTOR if self._expert_to_move() else 1)
+            else:  # a core that keeps its players elsewhere: unknown, so the slice stays
+                used = 0
             result |= used << NODE_SHIFT
         rgb = self._rgb
         at = 0
@@ -131,8 +130,6 @@ class Page:
             if text != self._info:
                 self._info = text
                 result |= CHANGED_INFO
-        if app.cues:
-            result |= HAS_CUES
         return result
 
     def _player(self):

@@ -8,6 +8,7 @@ import os
 import pty
 import re
 import select
+import signal
 import shutil
 import struct
 import subprocess
@@ -49,6 +50,9 @@ class Run:
         def controlling_terminal():
             os.setsid()
             fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+            # A shell starts background jobs with SIGINT ignored, and children inherit that; a
+            # program at a terminal's keyboard has the default, so give it that here.
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
 
         self.process = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=cwd,
                                         env=env or environment(),

@@ -8,7 +8,7 @@ that each module stays small enough to compile on a board.
 
 from . import palette
 from .events import (BACK, CUE_CAPTURE, CUE_ILLEGAL, CUE_PLACE, CUE_TICK, CUE_TIMEOUT, DOWN,
-                     LEFT, RIGHT, SELECT, UP)
+                     LEFT, PLAY, RIGHT, SELECT, UP)
 
 # Play phases
 INPUT = 0    # a human chooses a cell
@@ -57,6 +57,14 @@ class Play:
         """Why the last move attempt was refused, in words (the rules' ``IllegalMove`` text,
         e.g. "b2 does not touch a ball"); None once the cursor moves or a move is played."""
         return self._illegal
+
+    @property
+    def thinker(self):
+        """The computer player thinking for the side to move (its ``nodes`` and ``thinking``
+        tell how far it got), or None while a human chooses or a move is shown."""
+        if self._mode != PLAY or self._phase != THINK:
+            return None
+        return self._ai
 
     def _sync(self):
         board = self._game.board

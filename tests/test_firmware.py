@@ -23,7 +23,7 @@ from sim.rp2040.mirror import Lockstep, Mirror, with_harness
 pytestmark = pytest.mark.slow
 
 SEED = 7
-BOOT_MS = 30000  # emulated; the banner comes after about 5.6 s
+BOOT_MS = 30000  # emulated; the banner comes after about 5.8 s
 PROBLEMS = ("Traceback", "MemoryError", "error in frame", "safe mode")
 
 

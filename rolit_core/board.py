@@ -67,9 +67,9 @@ class Board:
         self._frontier = set()
         self._counts = [geometry.cells, 0, 0, 0, 0]
         # Undo trail of ints: for each move its turned cells as (cell << 3 | old colour),
-        # then one marker (turned count << 8 | cell).
-        self._trail = []
-        self._moves = []  # (cell << 3 | colour) per move played
+        # then one marker (turned count << 8 | cell). A whole game's mostly fits in 4 per cell.
+        self._trail = _reserved(4 * geometry.cells)
+        self._moves = _reserved(geometry.cells)  # (cell << 3 | colour) per move played
         # What the last legal_moves() learnt, so that play() need not scan again.
         self._version = 0
         self._known = -1  # version << 3 | colour of the scan
@@ -127,8 +127,10 @@ class Board:
         other._version = 0
         other._known = -1
         other._known_capture = False
-        other._trail = list(self._trail)
-        other._moves = list(self._moves)
+        cells = self._geo.cells
+        # Room for a search to play on from here.
+        other._trail = _reserved(max(4 * cells, len(self._trail) + 2 * cells), self._trail)
+        other._moves = _reserved(cells, self._moves)
         return other
 
     def __getitem__(self, cell):
@@ -355,22 +357,28 @@ class Board:
 
     def undo(self):
         """Take back the last move. Returns its cell. Raises ``ValueError`` if there is none."""
-        if not self._moves:
+        moves = self._moves
+        if not moves:
             raise ValueError("no move to undo")
-        self._moves.pop()
         trail = self._trail
-        marker = trail.pop()
+        end = len(trail) - 1
+        marker = trail[end]
         cell = marker & 0xFF
         colour = self._cells[cell]
         self._take(cell)
         cells = self._cells
         counts = self._counts
-        for _ in range(marker >> 8):
-            entry = trail.pop()
+        start = end - (marker >> 8)
+        for k in range(start, end):
+            entry = trail[k]
             old = entry & 7
             cells[entry >> 3] = old
             counts[old] += 1
             counts[colour] -= 1
+        # Slices, not pop(): MicroPython halves a list's block when a pop leaves it less than
+        # half full, and the list would grow into a new block again on the next moves.
+        del trail[start:]
+        del moves[len(moves) - 1:]
         return cell
 
     def _captures_from(self, cell, colour):
@@ -422,6 +430,16 @@ class Board:
     def _check_cell(self, cell):
         if not isinstance(cell, int) or not 0 <= cell < self._geo.cells:
             raise ValueError("no cell %r on a %dx%d board" % (cell, self.size, self.size))
+
+
+def _reserved(room, items=()):
+    """A list of ``items`` with room for ``room`` of them. On MicroPython ``del items[:]`` keeps
+    the list's block, so appending up to ``room`` never moves it: a list that grows is copied to
+    a block twice the size each time, and the blocks left behind split a board's heap."""
+    reserved = [0] * room
+    del reserved[:]
+    reserved.extend(items)
+    return reserved
 
 
 def _check_colour(colour):

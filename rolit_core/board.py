@@ -405,9 +405,11 @@ class Board:
         near = self._near
         cells = self._cells
         frontier = self._frontier
-        for entry in self._geo.neighbours[cell]:
-            other = entry >> 8
-            near[other] |= entry & 0xFF
+        lines = self._geo.rays[cell]
+        for d in _DIRECTIONS_OF[self._geo.onboard[cell]]:
+            other = lines[d][0]
+            # Seen from that neighbour, this cell lies in the opposite direction, 7 - d.
+            near[other] |= 128 >> d
             if not cells[other]:
                 frontier.add(other)
 
@@ -419,9 +421,10 @@ class Board:
         self._version = (self._version + 1) & 0xFFFFFF
         near = self._near
         frontier = self._frontier
-        for entry in self._geo.neighbours[cell]:
-            other = entry >> 8
-            near[other] ^= entry & 0xFF  # the bit is set: this cell held a ball
+        lines = self._geo.rays[cell]
+        for d in _DIRECTIONS_OF[self._geo.onboard[cell]]:
+            other = lines[d][0]
+            near[other] ^= 128 >> d  # the bit is set: this cell held a ball
             if not near[other]:
                 frontier.discard(other)
         if near[cell]:

@@ -1,6 +1,7 @@
 """The tables behind move generation that depend only on the board's size: for each cell its rays
-and its neighbours, for each mask of neighbours the directions in it. Built once, shared by every
-board. Kept apart from board.py so that a board compiles each of the two in less heap."""
+and the directions it has neighbours in, for each mask of directions the directions in it. Built
+once, shared by every board. Kept apart from board.py so that a board compiles each of the two in
+less heap."""
 
 import sys
 
@@ -21,16 +22,14 @@ class Geometry:
         from .board import BLUE, GREEN, RED, YELLOW
         self.size = size
         self.cells = cells = size * size
-        neighbours = [()] * cells
+        onboard = bytearray(cells)
         rays = [()] * cells
         # Filled anew for each cell, so that building leaves almost no garbage between the
         # tables (on a board, gaps there would split the heap for the rest of the game).
         lines = [()] * 8
-        near = [0] * 8
         for cell in range(cells):
             row = cell // size
             col = cell % size
-            count = 0
             for d in range(8):
                 dr, dc = DIRECTIONS[d]
                 # Cells to the board's edge in this direction.
@@ -41,17 +40,15 @@ class Geometry:
                     length = min(length, size - 1 - col if dc > 0 else col)
                 if length:
                     step = dr * size + dc
-                    # Seen from that neighbour, this cell lies in the opposite direction, 7 - d.
-                    near[count] = (cell + step) << 8 | 1 << (7 - d)
-                    count += 1
+                    onboard[cell] |= 1 << d
                     ray = range(cell + step, cell + step * (length + 1), step)
                     lines[d] = tuple(ray) if _TUPLE_RAYS else ray
                 else:
                     lines[d] = ()
-            neighbours[cell] = tuple(near[:count])
             rays[cell] = tuple(lines)
-        # neighbours[cell]: (neighbour << 8 | bit of the direction from the neighbour back to cell)
-        self.neighbours = tuple(neighbours)
+        # onboard[cell]: a bit per direction d in which cell has a neighbour (rays[cell][d][0]);
+        # with the rays this replaces a tuple of neighbours per cell (2.8 KB on an 8x8 board).
+        self.onboard = bytes(onboard)
         # rays[cell][d]: the cells from cell outward in direction d, nearest first
         self.rays = tuple(rays)
         half = size // 2

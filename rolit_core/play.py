@@ -49,6 +49,14 @@ RING = _ring()  # the 28 border pixels clockwise from the top-left: countdown an
 class Play:
     """Play-mode behaviour of ``App`` (a mixin; see the module docstring)."""
 
+    _illegal = None  # why the last SELECT was refused (set on the instance when one is)
+
+    @property
+    def illegal_reason(self):
+        """Why the last move attempt was refused, in words (the rules' ``IllegalMove`` text,
+        e.g. "b2 does not touch a ball"); None once the cursor moves or a move is played."""
+        return self._illegal
+
     def _sync(self):
         board = self._game.board
         shown = self._shown
@@ -59,6 +67,7 @@ class Play:
         game = self._game
         self._preview = False
         self._flash = 0
+        self._illegal = None
         self._pt = 0
         self._ai = None
         self._ai_cell = None
@@ -121,6 +130,7 @@ class Play:
             self._cursor = row * size + col
             self._preview = False  # moving away cancels a preview
             self._flash = 0
+            self._illegal = None
         elif key == SELECT:
             if self._legal[self._cursor]:
                 self._preview = True
@@ -128,8 +138,18 @@ class Play:
             else:
                 self._flash = FLASH_MS
                 self.cues.append(CUE_ILLEGAL)
+                self._illegal = self._refusal(self._cursor)
         elif key == BACK:
             self._preview = False
+
+    def _refusal(self, cell):
+        # The rules' own words: play the cell on a copy (only on a refused press, so rare).
+        game = self._game
+        try:
+            game.board.copy().play(cell, game.turn)
+        except ValueError as error:  # IllegalMove is a ValueError
+            return str(error)
+        return None
 
     def _set_preview(self):
         cells = self._preview_cells
@@ -196,6 +216,7 @@ class Play:
         self._pt = 0
         self._steps_done = -1
         self._preview = False
+        self._illegal = None
         self._lead = (0, SHOW_MS, TIMEOUT_SHOW_MS)[how]
         if how == 0:
             self._cursor = cell

@@ -9,7 +9,7 @@ from . import screens
 from .events import (BACK, CUE_ILLEGAL, CUE_TICK, CUE_UNDO, CUE_WIN, DOWN, LEFT, MATCH_END, MENU,
                      PAUSE, PLAY, RIGHT, ROUND_END, SELECT, TABLE, UP)
 from .game import Game, Match
-from .screens import POUR_MS
+from .screens import FINAL_MS, POUR_MS
 
 ATTRACT_END_MS = 5000   # the attract mode shows the scores this long
 
@@ -115,8 +115,10 @@ class Rounds:
                 self._t = screens.pour_ms(self._scores)
                 if self._winners:
                     self.cues.append(CUE_WIN)
-            elif self._t // (POUR_MS * 4) != (self._t - dt) // (POUR_MS * 4):
-                self.cues.append(CUE_TICK)
+            elif self._t >= FINAL_MS:  # a tick every four balls poured
+                poured = self._t - FINAL_MS
+                if poured // (POUR_MS * 4) != (poured - dt) // (POUR_MS * 4):
+                    self.cues.append(CUE_TICK)
         elif self._attract and self._t >= screens.pour_ms(self._scores) + ATTRACT_END_MS:
             self._start_attract()
 

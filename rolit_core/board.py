@@ -43,9 +43,10 @@ _GEOMETRIES = {}
 
 
 def _geometry(size):
-    geometry = _GEOMETRIES.get(size)
+    # type() first: 8.0 and True compare equal to ints but are not sizes
+    geometry = _GEOMETRIES.get(size) if type(size) is int else None
     if geometry is None:
-        if size not in SIZES:
+        if type(size) is not int or size not in SIZES:
             raise ValueError("board size must be 8, 6 or 4, not %r" % (size,))
         geometry = _GEOMETRIES[size] = _Geometry(size)
     return geometry
@@ -84,6 +85,8 @@ class Board:
         """A board from position text such as ``"......../.../...RY.../..."`` (rows top to bottom)."""
         if not isinstance(text, str):
             raise ValueError("position text must be a string")
+        if text[:1] == "\ufeff":  # a byte-order mark from a Windows editor
+            text = text[1:]
         text = text.strip()
         # Rows are separated by "/"; one row per line is accepted too.
         rows = text.split("/") if "/" in text else text.split()
@@ -134,6 +137,8 @@ class Board:
         return other
 
     def __getitem__(self, cell):
+        if type(cell) is not int:
+            raise TypeError("cells are ints, not %r" % (cell,))
         if not 0 <= cell < self._geo.cells:
             raise IndexError("no cell %r on a %dx%d board" % (cell, self.size, self.size))
         return self._cells[cell]
@@ -181,7 +186,7 @@ class Board:
 
     def cell_name(self, cell):
         """The name of a cell, ``"c3"`` for the third column of the third row."""
-        if not isinstance(cell, int) or not 0 <= cell < self._geo.cells:
+        if type(cell) is not int or not 0 <= cell < self._geo.cells:
             raise ValueError("no cell %r on a %dx%d board" % (cell, self.size, self.size))
         row, col = divmod(cell, self.size)
         return _COLUMNS[col] + str(row + 1)
@@ -278,7 +283,7 @@ class Board:
     def is_legal(self, cell, colour):
         """True if ``colour`` may play ``cell`` now."""
         _check_colour(colour)
-        if not isinstance(cell, int) or cell not in self._frontier:
+        if type(cell) is not int or cell not in self._frontier:
             return False
         return self._captures_from(cell, colour) or not self.has_capture(colour)
 
@@ -289,7 +294,8 @@ class Board:
         ascending. Raises ``IllegalMove`` (and changes nothing) if the rules forbid the move."""
         if type(colour) is not int or not RED <= colour <= BLUE:
             _check_colour(colour)
-        if cell not in self._frontier:
+        # type() first: 18.0 and True hash like ints and would pass the frontier test
+        if type(cell) is not int or cell not in self._frontier:
             cell = self._resolve(cell)
         turned = self._turned(cell, colour)
         if not turned and self.has_capture(colour):
@@ -307,7 +313,7 @@ class Board:
                 raise IllegalMove(str(error))
             if cell in self._frontier:
                 return cell
-        if not isinstance(cell, int) or isinstance(cell, bool) or not 0 <= cell < self._geo.cells:
+        if type(cell) is not int or not 0 <= cell < self._geo.cells:
             raise IllegalMove("no cell %r on a %dx%d board" % (cell, self.size, self.size))
         if self._cells[cell]:
             raise IllegalMove("%s is taken" % self.cell_name(cell))
@@ -431,7 +437,7 @@ class Board:
             frontier.add(cell)
 
     def _check_cell(self, cell):
-        if not isinstance(cell, int) or not 0 <= cell < self._geo.cells:
+        if type(cell) is not int or not 0 <= cell < self._geo.cells:
             raise ValueError("no cell %r on a %dx%d board" % (cell, self.size, self.size))
 
 

@@ -8,7 +8,7 @@ that each module stays small enough to compile on a board.
 
 from . import palette
 from .events import (BACK, CUE_CAPTURE, CUE_ILLEGAL, CUE_PLACE, CUE_TICK, CUE_TIMEOUT, DOWN,
-                     LEFT, RIGHT, SELECT, UP)
+                     LEFT, PLAY, RIGHT, SELECT, UP)
 
 # Play phases
 INPUT = 0    # a human chooses a cell
@@ -27,6 +27,7 @@ PLACE_MS = 300          # new ball alone, before the first captured balls turn
 FLIP_MS = 180           # between steps of turning balls
 SETTLE_MS = 250         # after the last step
 HURRY_MS = 5000         # the last seconds of a time limit: ticks and a fast cursor
+CLOCK_SAVE_MS = 10000   # a running countdown is saved this often (and when paused)
 ATTRACT_SPEED = 2       # the attract mode's animations run this much faster
 
 
@@ -57,6 +58,14 @@ class Play:
         e.g. "b2 does not touch a ball"); None once the cursor moves or a move is played."""
         return self._illegal
 
+    @property
+    def thinker(self):
+        """The computer player thinking for the side to move (its ``nodes`` and ``thinking``
+        tell how far it got), or None while a human chooses or a move is shown."""
+        if self._mode != PLAY or self._phase != THINK:
+            return None
+        return self._ai
+
     def _sync(self):
         board = self._game.board
         shown = self._shown
@@ -65,6 +74,8 @@ class Play:
 
     def _begin_turn(self):
         game = self._game
+        keep = self._keep_clock
+        self._keep_clock = False
         self._preview = False
         self._flash = 0
         self._illegal = None
@@ -84,7 +95,9 @@ class Play:
         kind = self.kinds[game.seat_of(game.turn)]
         if kind == "human":
             self._phase = INPUT
-            self._clock = self.time_limit * 1000
+            # A paused or restored turn goes on with the time it had left.
+            if not keep or not 0 < self._clock <= self.time_limit * 1000:
+                self._clock = self.time_limit * 1000
             self._cursor = self._nearest_legal(self._cursor)
         else:
             self._phase = THINK
@@ -175,8 +188,12 @@ class Play:
                     self._clock = 0
                     self.cues.append(CUE_TIMEOUT)
                     self._commit(self._rng.choice(self._legal_list), 2)
-                elif self._clock <= HURRY_MS and (before - 1) // 1000 != (self._clock - 1) // 1000:
-                    self.cues.append(CUE_TICK)
+                else:
+                    if self._clock <= HURRY_MS and (before - 1) // 1000 != (self._clock - 1) // 1000:
+                        self.cues.append(CUE_TICK)
+                    if (before - 1) // CLOCK_SAVE_MS != (self._clock - 1) // CLOCK_SAVE_MS \
+                            and not self._attract:
+                        self._save()  # so that a power cut cannot give the move its time back
         elif phase == THINK:
             if self._ai_cell is None:
                 self._ai_cell = self._think()

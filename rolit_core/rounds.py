@@ -27,6 +27,7 @@ class Rounds:
         self._pause_item = 0
         self._set_mode(PAUSE)
         self.cues.append(CUE_TICK)
+        self._save()  # the time left of the move, should the power go during the pause
 
     def _undo_count(self):
         """How many moves the pause menu's undo takes back (0: nothing to undo)."""
@@ -67,16 +68,18 @@ class Rounds:
                 for _ in range(count):
                     self._game.undo()
                 self.cues.append(CUE_UNDO)
+                self._resume(False)
                 self._save()
-                self._resume()
             elif item == 2:
                 self._restart_round()
             else:
                 self._quit()
 
-    def _resume(self):
+    def _resume(self, keep_clock=True):
         self._set_mode(PLAY)
         self._sync()
+        # The same turn goes on with the time it had left: a pause does not restart it.
+        self._keep_clock = keep_clock
         self._begin_turn()
 
     def _restart_round(self):

@@ -286,7 +286,7 @@ supervisor.STOP_AT = %(stop)d
 keypad.SCRIPT[:] = %(script)r
 neopixel_write.FAIL_AT = %(fail)r
 if %(nvm)r:
-    microcontroller.nvm._data[0:1024] = bytes.fromhex(%(nvm)r)
+    microcontroller.nvm._data[0:4096] = bytes.fromhex(%(nvm)r)
 try:
     exec(open("code.py").read(), {"__name__": "__main__"})
     print("code.py returned")
@@ -294,7 +294,7 @@ except KeyboardInterrupt:
     pass
 print("FRAMES", neopixel_write.count)
 print("LAST", neopixel_write.FRAMES[-1][1].hex())
-print("NVM", bytes(microcontroller.nvm[0:1024]).hex())
+print("NVM", bytes(microcontroller.nvm[0:4096]).hex())
 print("NVM-WRITES", microcontroller.nvm.writes)
 """
 
@@ -422,7 +422,7 @@ def test_deployed_code_plays_a_scripted_game_under_micropython(tmp_path):
     # The LEDs got the very bytes the driver makes of the last frame on the desktop.
     assert bytes.fromhex(values["LAST"]) == expected_bytes(frame)
     # The nvm holds the game as the app would save it, written sparingly.
-    nvm = bytearray(bytes.fromhex(values["NVM"]) + b"\xff" * 3072)
+    nvm = bytearray(bytes.fromhex(values["NVM"]))
     assert NvmStorage(nvm).load() == app.state_bytes()
     assert int(values["NVM-WRITES"]) <= 62
 

@@ -133,15 +133,9 @@ class Page:
         return result
 
     def _player(self):
-        """The computer player to move (``rolit_core.ai.Player``: its ``nodes`` and ``thinking``
-        are public; the App keeps its players per level in ``_ais``), or None."""
-        app = self.app
-        game = app.game
-        players = getattr(app, "_ais", None)
-        try:
-            player = players.get(app.kinds[game.seat_of(game.turn)])
-        except (AttributeError, IndexError, TypeError, ValueError):
-            return None
+        """The computer player thinking for the side to move (``App.thinker``: its ``nodes`` and
+        ``thinking`` say how far its search got), or None."""
+        player = getattr(self.app, "thinker", None)
         if player is None or not hasattr(player, "nodes") or not hasattr(player, "thinking"):
             return None
         return player

@@ -52,8 +52,6 @@ def _geometry(size):
     return geometry
 
 
-
-
 class Board:
     """An N x N Rolit board (N = 8, 6 or 4), set up in the start position."""
 

@@ -52,8 +52,21 @@ def _geometry(size):
     return geometry
 
 
+# Here, not at the top: notation.py takes the names above from this module.
+from . import notation as _notation  # noqa: E402
+
+
 class Board:
     """An N x N Rolit board (N = 8, 6 or 4), set up in the start position."""
+
+    # Position text and cell names: functions of notation.py, taken as methods (not inherited
+    # from a base class: on MicroPython every attribute store then searches one more class).
+    from_text = classmethod(_notation.from_text)
+    to_text = _notation.to_text
+    __repr__ = _notation.board_repr
+    __str__ = _notation.diagram
+    parse_cell = _notation.parse_cell
+    cell_name = _notation.cell_name
 
     def __init__(self, size=8):
         geometry = _geometry(size)
@@ -76,45 +89,7 @@ class Board:
         for cell, colour in geometry.start:
             self._put(cell, colour)
 
-    # -- construction and text -------------------------------------------------------------
-
-    @classmethod
-    def from_text(cls, text):
-        """A board from position text such as ``"......../.../...RY.../..."`` (rows top to bottom)."""
-        if not isinstance(text, str):
-            raise ValueError("position text must be a string")
-        if text[:1] == "\ufeff":  # a byte-order mark from a Windows editor
-            text = text[1:]
-        text = text.strip()
-        # Rows are separated by "/"; one row per line is accepted too.
-        rows = text.split("/") if "/" in text else text.split()
-        size = len(rows)
-        if size not in SIZES:
-            raise ValueError("position text has %d rows; it needs 8, 6 or 4 separated by '/'" % size)
-        board = cls(size)
-        for cell, _ in board._geo.start:
-            board._take(cell)
-        for r in range(size):
-            row = rows[r].strip()
-            if len(row) != size:
-                raise ValueError("row %d has %d cells, expected %d" % (r + 1, len(row), size))
-            for c in range(size):
-                colour = LETTERS.find(row[c].upper())
-                if colour < 0:
-                    raise ValueError("row %d column %s: %r is not one of . R Y G B"
-                                     % (r + 1, _COLUMNS[c], row[c]))
-                if colour:
-                    board._put(r * size + c, colour)
-        return board
-
-    def to_text(self):
-        """The position text: rows top to bottom, ``/`` between them, ``.RYGB`` per cell."""
-        size = self.size
-        cells = self._cells
-        rows = []
-        for r in range(size):
-            rows.append("".join([LETTERS[cells[i]] for i in range(r * size, r * size + size)]))
-        return "/".join(rows)
+    # -- copies and comparison ---------------------------------------------------------------
 
     def copy(self):
         """An independent board in the same position, with the same undo history."""
@@ -152,42 +127,6 @@ class Board:
 
     def __hash__(self):
         return hash(bytes(self._cells))
-
-    def __repr__(self):
-        return "Board.from_text(%r)" % self.to_text()
-
-    def __str__(self):
-        size = self.size
-        lines = []
-        for r in range(size):
-            row = [LETTERS[self._cells[r * size + c]] for c in range(size)]
-            lines.append("%d %s" % (r + 1, " ".join(row)))
-        lines.append("  " + " ".join(_COLUMNS[:size]))
-        return "\n".join(lines)
-
-    # -- cell names ------------------------------------------------------------------------
-
-    def parse_cell(self, name):
-        """The cell for a name like ``"c3"`` (column letter, then row number from the top)."""
-        if not isinstance(name, str):
-            raise ValueError("a cell name must be a string like 'c3', not %r" % (name,))
-        text = name.strip().lower()
-        size = self.size
-        if len(text) != 2:
-            raise ValueError("%r is not a cell name like 'c3'" % (name,))
-        col = _COLUMNS.find(text[0])
-        row = "12345678".find(text[1])
-        if not 0 <= col < size or not 0 <= row < size:
-            raise ValueError("%r is not a cell of a %dx%d board (a1-%s%d)"
-                             % (name, size, size, _COLUMNS[size - 1], size))
-        return row * size + col
-
-    def cell_name(self, cell):
-        """The name of a cell, ``"c3"`` for the third column of the third row."""
-        if type(cell) is not int or not 0 <= cell < self._geo.cells:
-            raise ValueError("no cell %r on a %dx%d board" % (cell, self.size, self.size))
-        row, col = divmod(cell, self.size)
-        return _COLUMNS[col] + str(row + 1)
 
     # -- queries ---------------------------------------------------------------------------
 

@@ -26,7 +26,8 @@ heap). To build one (outside this repository; nothing of it is committed)::
 (``FROZEN_MANIFEST=`` and the ``=0`` switches avoid the git submodules.) Like CircuitPython with
 ``.py`` files, the unix port compiles every module on import, so the figures include compiling.
 
-Scenarios, each in a fresh interpreter: ``core`` (``import rolit_core``, random 4-player games),
+Scenarios, each in a fresh interpreter: ``rules`` (``import rolit_core``, one random 4-player
+game and its record: the rules core's 64 KiB target), ``core`` (the same with two games),
 ``ai`` (``hard`` against ``hard`` on 8x8, then a 4-player game of ``hard`` seats), ``app``
 (``App()`` with a fake clock through a scripted game against a ``hard`` seat, then a 4-player game
 with three ``hard`` seats), ``device`` (the folder ``python -m sim.deploy`` writes, running
@@ -86,6 +87,22 @@ for first in ("red", "blue"):
         sample()
     game.record()
     sample()
+done()
+'''
+
+# The rules core's target: import, an 8x8 board and one full random 4-player game (with its
+# record) in a 64 KiB heap.
+RULES = r'''
+from rolit_core import Game
+from rolit_core.rng import Random
+rng = Random(5)
+game = Game(players=4, first="red", seed=3)
+while not game.over:
+    moves = game.legal_moves()
+    game.play(moves[rng.below(len(moves))])
+    sample()
+game.record()
+sample()
 done()
 '''
 
@@ -220,7 +237,7 @@ print("FRAMES", neopixel_write.count)
 done()
 '''
 
-SCENARIOS = ("core", "ai", "app", "device")
+SCENARIOS = ("rules", "core", "ai", "app", "device")
 DEVICE_STEP = 20
 DEVICE_START = (1 << 29) - 30000
 
@@ -310,7 +327,7 @@ def prepare_device(work):
 
 
 def sources(work):
-    return {"core": CORE, "ai": AI, "app": APP, "device": prepare_device(work)}
+    return {"rules": RULES, "core": CORE, "ai": AI, "app": APP, "device": prepare_device(work)}
 
 
 def run(binary, body, heap, measure=False, work="."):
@@ -400,7 +417,7 @@ def main_chip(names, min_heap=False):
             print("%-8s see `python -m bench.device --parts heap` (the deployed code.py in a "
                   "whole game)" % name)
             continue
-        body = {"core": CORE, "ai": AI, "app": APP}[name]
+        body = {"rules": RULES, "core": CORE, "ai": AI, "app": APP}[name]
         ok, result, live = chip_run(body)
         figs = result.figures
         smallest = chip_min_heap(body) if min_heap and ok else None

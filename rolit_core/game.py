@@ -1,7 +1,7 @@
 """A game of Rolit (seats, turn order, scores, records) and a match over several rounds."""
 
-from .board import (BLUE, COLOURS, GREEN, LETTERS, NAMES, RED, YELLOW, Board, IllegalMove,
-                    colour_of)
+from .board import (_COLUMNS, BLUE, COLOURS, GREEN, LETTERS, NAMES, RED, YELLOW, Board,
+                    IllegalMove, colour_of)
 from .rng import Random, fresh_seed
 
 TIE_RULES = ("shared", "none")
@@ -174,9 +174,12 @@ class Game:
             "First: %s" % NAMES[self.first],
             "",
         ]
+        size = self.size
         number = 1
-        for cell, colour in board.moves:
-            lines.append("%d. %s %s" % (number, LETTERS[colour], board.cell_name(cell)))
+        for move in board._moves:  # cell << 3 | colour: no list of pairs, one string per line
+            cell = move >> 3
+            lines.append("%d. %s %s%d" % (number, LETTERS[move & 7], _COLUMNS[cell % size],
+                                          cell // size + 1))
             number += 1
         if self._over:
             scores = self.scores()
@@ -185,7 +188,10 @@ class Game:
                 parts.append("%s %d" % ("+".join([LETTERS[c] for c in self.seat_colours[seat]]),
                                         scores[seat]))
             lines.append("# Result: " + ", ".join(parts))
-        return "\n".join(lines) + "\n"
+        # The closing newline from an empty last line: the text is made in one piece, not copied
+        # again to add it (on a board the heap may have just one gap that big).
+        lines.append("")
+        return "\n".join(lines)
 
     @classmethod
     def from_record(cls, text):

@@ -5,10 +5,12 @@
     python -m sim.arena --players examples.greedy_bot:choose,easy --games 100
 
 A player is a level name (easy, medium, hard, expert) or ``module:function``, a function that
-takes a ``rolit_core.Game`` and returns a cell (an int or a name like ``"c3"``). Seats and the
+takes a ``rolit_core.Game`` and returns a cell (an int or a name like ``"c3"``), or a factory of
+such players with options, like the independent opponents ``sim.opponents:alphabeta:ms=300`` and
+``sim.opponents:mcts:ms=100``. Seats and the
 first colour rotate from game to game so that nobody keeps an advantage. Score: a win is 1, a
 round shared by k tied winners is 1/k each; the table gives the score with a 95% confidence
-interval, mean points, and mean and worst thinking time per move.
+interval, mean points, and mean and worst thinking time per move (CPU time).
 """
 
 import argparse
@@ -28,14 +30,17 @@ class SpecError(ValueError):
 
 
 def load(spec, seed):
-    """A function ``game -> cell`` for a player spec (a level or ``module:function``)."""
+    """A function ``game -> cell`` for a player spec: a level, ``module:function``, or
+    ``module:factory:key=value:...`` for a factory (a function with ``arena_factory = True``, such
+    as ``sim.opponents:mcts:ms=100``), which is called with the seed and the options."""
     spec = spec.strip()
     if spec in LEVELS:
         return level_player(spec, seed).choose
     if ":" not in spec:
         raise SpecError("%r is neither a level (%s) nor module:function"
                         % (spec, ", ".join(LEVELS)))
-    module_name, _, name = spec.partition(":")
+    module_name, _, rest = spec.partition(":")
+    name, _, options = rest.partition(":")
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
@@ -43,7 +48,29 @@ def load(spec, seed):
     function = getattr(module, name, None)
     if not callable(function):
         raise SpecError("%s has no function %r" % (module_name, name))
-    return function
+    if not getattr(function, "arena_factory", False):
+        if options:
+            raise SpecError("%s:%s takes no options (%r)" % (module_name, name, options))
+        return function
+    kwargs = {}
+    for option in options.split(":") if options else ():
+        key, equals, value = option.partition("=")
+        if not equals or not key.isidentifier():
+            raise SpecError("option %r of %s:%s is not key=value" % (option, module_name, name))
+        kwargs[key] = _number(value)
+    try:
+        return function(seed=seed, **kwargs)
+    except TypeError as error:
+        raise SpecError("%s:%s: %s" % (module_name, name, error))
+
+
+def _number(text):
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 def seating(game_index, count, colours):
@@ -69,14 +96,15 @@ def play_game(task):
     while not game.over:
         seat = game.seat_of(game.turn)
         who = order[seat]
-        started = time.perf_counter()
+        # CPU time of this process: what a player really used, whatever else loads the machine.
+        started = time.process_time()
         try:
             cell = bots[seat](game)
             error = None
         except Exception as problem:  # a student bot must not stop the arena
             cell = None
             error = problem
-        spent = time.perf_counter() - started
+        spent = time.process_time() - started
         stat = stats[who]
         stat[0] += 1
         stat[1] += spent
@@ -165,7 +193,7 @@ def run(specs, games, size=8, teams=False, tie="shared", seed=1, jobs=1, out=sys
               % (games, count, size, size, ", two colours each" if teams else "", tie, seed))
     header = "%-3s %-28s %7s %17s %5s %5s %8s %9s %9s %7s\n"
     out.write(header % ("#", "player", "score", "95% CI", "wins", "ties", "points",
-                        "ms/move", "worst ms", "illegal"))
+                        "cpu ms", "worst ms", "illegal"))
     rows = []
     for who in range(count):
         mean, half = interval(scores[who])

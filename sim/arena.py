@@ -21,6 +21,7 @@ import time
 
 from rolit_core import Game, IllegalMove
 from rolit_core.ai import LEVELS, player as level_player
+from rolit_core.rng import Random
 
 BAR = 30
 
@@ -85,11 +86,18 @@ def seating(game_index, count, colours):
 def play_game(task):
     """Play one game. Returns (order, scores, winners, per player [moves, seconds, worst,
     illegal])."""
-    index, specs, size, teams, tie, seed = task
+    index, specs, size, teams, tie, seed, opening = task
     count = len(specs)
     probe = Game(count, size, first="red", teams=teams, tie=tie)
     order, first = seating(index, count, probe.colours)
     game = Game(count, size, first=first, teams=teams, tie=tie)
+    if opening:
+        # Random first moves, the same for each rotation of the seats: deterministic players
+        # would otherwise replay nearly the same few games.
+        rng = Random(seed * 7919 + index // count)
+        for _ in range(opening):
+            if not game.over:
+                game.play(rng.choice(game.legal_moves()))
     # Seat s is played by player order[s].
     bots = [load(specs[order[seat]], seed * 100003 + index * 8 + seat) for seat in range(count)]
     stats = [[0, 0.0, 0.0, 0] for _ in specs]
@@ -141,13 +149,13 @@ def progress(done, total, started, out):
 
 
 def run(specs, games, size=8, teams=False, tie="shared", seed=1, jobs=1, out=sys.stdout,
-        err=sys.stderr):
+        err=sys.stderr, opening=0):
     """Play the games and print the table. Returns one result dict per player."""
     count = len(specs)
     for spec in specs:
         load(spec, 0)  # fail early on a bad spec
     Game(count, size, teams=teams, tie=tie, first="red")  # and on a bad configuration
-    tasks = [(i, tuple(specs), size, teams, tie, seed) for i in range(games)]
+    tasks = [(i, tuple(specs), size, teams, tie, seed, opening) for i in range(games)]
     scores = [[] for _ in specs]
     points = [0] * count
     stats = [[0, 0.0, 0.0, 0] for _ in specs]
@@ -188,9 +196,10 @@ def run(specs, games, size=8, teams=False, tie="shared", seed=1, jobs=1, out=sys
         if pool is not None:
             pool.terminate()
     err.write("\n")
-    out.write("%d games, %d players, %dx%d%s, tie rule %s, seed %d, "
+    out.write("%d games, %d players, %dx%d%s, tie rule %s, seed %d, %s"
               "seats and first colour rotated\n"
-              % (games, count, size, size, ", two colours each" if teams else "", tie, seed))
+              % (games, count, size, size, ", two colours each" if teams else "", tie, seed,
+                 "%d random opening moves, " % opening if opening else ""))
     header = "%-3s %-28s %7s %17s %5s %5s %8s %9s %9s %7s\n"
     out.write(header % ("#", "player", "score", "95% CI", "wins", "ties", "points",
                         "cpu ms", "worst ms", "illegal"))
@@ -220,6 +229,7 @@ def main(argv=None):
     parser.add_argument("--tie", default="shared", choices=("shared", "none"))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
+    parser.add_argument("--opening", type=int, default=0, help="random first moves per game")
     args = parser.parse_args(argv)
     specs = [s.strip() for s in args.players.split(",") if s.strip()]
     if not 2 <= len(specs) <= 4:
@@ -227,7 +237,8 @@ def main(argv=None):
     if args.games < 1:
         parser.error("--games must be at least 1")
     try:
-        run(specs, args.games, args.size, args.teams, args.tie, args.seed, max(1, args.jobs))
+        run(specs, args.games, args.size, args.teams, args.tie, args.seed, max(1, args.jobs),
+            opening=max(0, args.opening))
     except (SpecError, ValueError) as error:
         parser.error(str(error))
     return 0

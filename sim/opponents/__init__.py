@@ -27,7 +27,7 @@ def alphabeta(seed=None, ms=None, nodes=None):
     return AlphaBeta(ms=ms, nodes=nodes, seed=seed)
 
 
-def mcts(seed=None, ms=None, iterations=None, c=0.7):
+def mcts(seed=None, ms=None, iterations=None, c=None):
     """An MCTS max^n player (a callable ``game -> cell``)."""
     return MCTS(ms=ms, iterations=iterations, seed=seed, c=c)
 

@@ -33,13 +33,17 @@ class Node:
 class MCTS:
     """``MCTS(ms=100)`` or ``MCTS(iterations=2000)``; call it with a Game for a cell."""
 
-    def __init__(self, ms=None, iterations=None, seed=None, c=0.7):
+    def __init__(self, ms=None, iterations=None, seed=None, c=None):
         if ms is None and iterations is None:
             ms = 100
         self.ms = ms
         self.iterations = iterations
         self.rng = random.Random(seed)
+        # UCB1's exploration constant. Measured at 40 ms a move (100-200 games each): with two
+        # seats 0.3 and 0.7 drew level with each other; with four, 0.3 scored 27.5% among three
+        # 0.7s and held one `hard` to 20% where 0.7 let it reach 32.5% (1.2: 31.5%).
         self.c = c
+        self.c_for = {2: 0.7, 3: 0.3, 4: 0.3}
         self.done = 0
 
     def __call__(self, game):
@@ -52,6 +56,7 @@ class MCTS:
             return moves[0]
         self.rng.shuffle(moves)
         seats = len(rules.seats)
+        self.explore = self.c if self.c is not None else self.c_for[seats]
         root = Node(bbs, colour, -1, moves, seats)
         deadline = None if self.ms is None else time.process_time() + self.ms / 1000.0
         done = 0
@@ -70,7 +75,7 @@ class MCTS:
     def _iterate(self, root, rules):
         geo = rules.geo
         seat_of = rules.seat_of
-        c = self.c
+        c = self.explore
         node = root
         path = [root]
         # Selection: down through fully expanded nodes.

@@ -1,14 +1,16 @@
 """Fit the computer players' evaluation weights to self-play results.
 
-    python -m bench.tune                    # = make tune: play what is missing, fit, print the tables
-    python -m bench.tune play --players 4 --games 3000 --jobs 2
-    python -m bench.tune fit [--write]      # --write puts the tables into rolit_core/ai.py
+    python -m bench.tune                    # = make tune: both rounds, then write the tables
+    python -m bench.tune play --round 1 --players 4 --jobs 2
+    python -m bench.tune fit --round 2 [--write]   # --write puts the tables into rolit_core/ai.py
 
-1. **Self-play** (``play``): games of one level against itself on 8x8 (``hard`` by default), seats
-   and first colour rotated, the first 0-4 moves at random and 1 move in 20 at random after that,
-   so that positions vary and mistakes get punished. Each game is stored as its moves and result
-   (build/tune/selfplay-<players>p-<level>.txt), every game from a seed, so reruns give the same
-   files.
+1. **Self-play** (``play``): games of ``hard`` against itself on 8x8, seats and first colour
+   rotated, the first 0-4 moves at random and 1 move in 20 at random after that, so that positions
+   vary and mistakes get punished. Round 1 plays with the hand-set weights below (``HAND``), round
+   2 with the tables fitted in round 1, so ``make tune`` reproduces the shipped tables from
+   scratch. Each game is stored as its moves and result
+   (build/tune/selfplay-<players>p-r<round>.txt); every game comes from a seed, so reruns give
+   the same files, and an interrupted run goes on where it stopped.
 2. **Features**: every position of every game, per seat, the features of the evaluation
    (rolit_core.ai: balls per kind of cell, frontier pairs, X and C cells next to an empty
    corner, stable edge runs, mobility, who moves next), computed here from the board by plain
@@ -31,6 +33,7 @@ import os
 import sys
 
 from rolit_core import Game
+from rolit_core import ai
 from rolit_core.ai import _FEATURES, _F_MOB, _tables, player
 from rolit_core.rng import Random
 
@@ -38,6 +41,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "build", "tune")
 AI_SOURCE = os.path.join(ROOT, "rolit_core", "ai.py")
 GAMES = {2: 1500, 3: 1200, 4: 1200}
+ROUNDS = 2
+# The starting point of round 1: hand-set weights (disc 4 -> 16 as the board fills, plus the
+# cell values and corner terms of the first evaluation), the same row for every player count.
+_HAND_ROWS = ((44, 8, 12, 0, 3, 5, -3, -24, -10, 6, 0, 0, 0, 0),
+              (50, 14, 18, 6, 9, 11, -3, -24, -10, 6, 0, 0, 0, 0),
+              (56, 20, 24, 12, 15, 17, -3, -24, -10, 6, 0, 0, 0, 0))
+HAND = ((_HAND_ROWS,) * 3, (_HAND_ROWS,) * 3)  # (_WEIGHTS, _WEIGHTS_MOB)
 UNIT = 1024
 RIDGE = 1e-3
 NAMES = ("corner", "C", "edge", "X", "ring", "centre", "frontier", "X open", "C open", "stable",
@@ -49,7 +59,9 @@ NAMES = ("corner", "C", "edge", "X", "ring", "centre", "frontier", "X open", "C 
 
 def play_one(task):
     """One self-play game: returns the line that stores it."""
-    players, index, level, seed = task
+    players, index, weights, seed = task
+    ai._WEIGHTS, ai._WEIGHTS_MOB = weights
+    level = "hard"
     colours = Game(players, 8, first="red").colours
     first = colours[index % len(colours)]
     game = Game(players, 8, first=first)
@@ -67,19 +79,19 @@ def play_one(task):
                                  " ".join(map(str, scores)))
 
 
-def data_file(players, level):
-    return os.path.join(DATA, "selfplay-%dp-%s.txt" % (players, level))
+def data_file(players, round_):
+    return os.path.join(DATA, "selfplay-%dp-r%d.txt" % (players, round_))
 
 
-def play(players, games, level="hard", jobs=1, seed=1, out=sys.stderr):
-    """Play ``games`` self-play games (continuing a file that holds fewer)."""
+def play(players, games, round_, weights, jobs=1, seed=1, out=sys.stderr):
+    """Play ``games`` self-play games with ``weights`` (continuing a file that holds fewer)."""
     os.makedirs(DATA, exist_ok=True)
-    path = data_file(players, level)
+    path = data_file(players, round_)
     have = 0
     if os.path.exists(path):
         with open(path) as handle:
             have = sum(1 for _ in handle)
-    tasks = [(players, index, level, seed) for index in range(have, games)]
+    tasks = [(players, index, weights, seed + 1000 * (round_ - 1)) for index in range(have, games)]
     if not tasks:
         return path
     if jobs > 1:
@@ -94,7 +106,8 @@ def play(players, games, level="hard", jobs=1, seed=1, out=sys.stderr):
             for done, line in enumerate(lines, have + 1):
                 handle.write(line + "\n")
                 if done % 50 == 0 or done == games:
-                    out.write("\r%d players: %d/%d games" % (players, done, games))
+                    out.write("\rround %d, %d players: %d/%d games" % (round_, players, done,
+                                                                      games))
                     out.flush()
     finally:
         if pool is not None:
@@ -256,9 +269,9 @@ def quality(x, y, w):
     return loss, right.mean()
 
 
-def dataset(players, level):
+def dataset(players, round_):
     import numpy as np
-    games = read_games(data_file(players, level))
+    games = read_games(data_file(players, round_))
     xs, ys, phases, held = [], [], [], []
     for seats, shares, phase, index in positions(games):
         xs.append(seats)
@@ -269,10 +282,10 @@ def dataset(players, level):
             len(games))
 
 
-def fit_players(players, level, out=sys.stdout):
+def fit_players(players, round_, out=sys.stdout):
     """Fit both tables' rows for one player count; print the held-out quality."""
     import numpy as np
-    x, y, phase, held, count = dataset(players, level)
+    x, y, phase, held, count = dataset(players, round_)
     k = 3 * _FEATURES
     train = ~held
     results = {}
@@ -292,8 +305,8 @@ def fit_players(players, level, out=sys.stdout):
             if sel.any():
                 by_phase.append("%.1f%%" % (100 * quality(x[sel], y[sel], w)[1]))
         out.write("    favourite won by quarter of the game: %s\n" % ", ".join(by_phase))
-        results[use_mobility] = [[int(round(UNIT * w[p * _FEATURES + f])) for f in range(_FEATURES)]
-                                 for p in range(3)]
+        results[use_mobility] = tuple(tuple(int(round(UNIT * w[p * _FEATURES + f]))
+                                            for f in range(_FEATURES)) for p in range(3))
     return results
 
 
@@ -315,15 +328,21 @@ def write_tables(text):
         handle.write(source[:begin] + text + "\n" + source[end:])
 
 
-def fit_all(level="hard", write=False, out=sys.stdout):
+def fit_all(round_, out=sys.stdout):
+    """Fit every player count on a round's games: returns (_WEIGHTS, _WEIGHTS_MOB)."""
     plain = []
     mobile = []
+    out.write("round %d\n" % round_)
     for players in (2, 3, 4):
-        results = fit_players(players, level, out)
+        results = fit_players(players, round_, out)
         plain.append(results[False])
         mobile.append(results[True])
+    return tuple(plain), tuple(mobile)
+
+
+def show(weights, write=False, out=sys.stdout):
     out.write("\nfeatures: %s\n" % ", ".join(NAMES))
-    text = table_text("_WEIGHTS", plain) + "\n" + table_text("_WEIGHTS_MOB", mobile)
+    text = table_text("_WEIGHTS", weights[0]) + "\n" + table_text("_WEIGHTS_MOB", weights[1])
     out.write(text + "\n")
     if write:
         write_tables(text)
@@ -333,19 +352,31 @@ def fit_all(level="hard", write=False, out=sys.stdout):
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.tune", description=__doc__.split("\n")[0])
     parser.add_argument("command", nargs="?", default="all", choices=("all", "play", "fit"))
+    parser.add_argument("--round", type=int, default=ROUNDS, choices=range(1, ROUNDS + 1),
+                        help="the round to play or fit (play and fit)")
     parser.add_argument("--players", type=int, choices=(2, 3, 4))
     parser.add_argument("--games", type=int)
-    parser.add_argument("--level", default="hard", choices=("medium", "hard", "expert"))
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--write", action="store_true", help="write the tables into ai.py")
     args = parser.parse_args(argv)
     counts = (args.players,) if args.players else (2, 3, 4)
-    if args.command in ("all", "play"):
+    if args.command == "all":
+        weights = HAND
+        for round_ in range(1, ROUNDS + 1):
+            for players in counts:
+                play(players, args.games or GAMES[players], round_, weights, args.jobs,
+                     args.seed)
+            weights = fit_all(round_)
+        show(weights, write=True)
+        return 0
+    if args.command == "play":
+        # A round plays with the tables fitted in the one before (round 1: the hand weights).
+        weights = HAND if args.round == 1 else fit_all(args.round - 1)
         for players in counts:
-            play(players, args.games or GAMES[players], args.level, args.jobs, args.seed)
-    if args.command in ("all", "fit"):
-        fit_all(args.level, args.write or args.command == "all")
+            play(players, args.games or GAMES[players], args.round, weights, args.jobs, args.seed)
+        return 0
+    show(fit_all(args.round), args.write)
     return 0
 
 

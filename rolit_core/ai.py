@@ -47,7 +47,7 @@ _SETTINGS = {
     "easy": (0, 1, 1, 0, _PARANOID, 0, False),
     "medium": (120, 2, 1, 0, _PARANOID, 0, False),
     "hard": (500, 8, 8, 0, _MODEL, 256, False),
-    "expert": (30000, 30, 30, 12, _BRS, 1 << 16, True),
+    "expert": (10000, 30, 30, 10, _BRS, 1 << 16, True),
 }
 
 # Features per colour (indices into a weight row).
@@ -199,6 +199,8 @@ class _Search:
         self.seat_of = seat_of
         self.nxt = nxt
         self.colours = game.colours
+        # The tempo features: the colour to move, the next, the one after (as many as differ).
+        self.tempo_end = _F_TEMPO + (3 if len(game.colours) > 3 else len(game.colours))
         self.players = len(seats)
         self.root_seat = seat_of[root]
         self.seats = seats
@@ -685,7 +687,7 @@ class _Search:
         # Who moves next: the colour to move, then the one after, ...
         colour = to_move
         nxt = self.nxt
-        for f in range(_F_TEMPO, _F_TEMPO + min(3, len(self.colours))):
+        for f in range(_F_TEMPO, self.tempo_end):
             value[colour] += w[f]
             colour = nxt[colour]
         if seat < 0:

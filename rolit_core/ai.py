@@ -199,12 +199,21 @@ class _Search:
         self.seat_of = seat_of
         self.nxt = nxt
         self.colours = game.colours
-        # The tempo features: the colour to move, the next, the one after (as many as differ).
-        self.tempo_end = _F_TEMPO + (3 if len(game.colours) > 3 else len(game.colours))
+        # The tempo features: per colour to move, it, the next and the one after (as many as
+        # differ).
+        order = [()] * 5
+        for colour in game.colours:
+            second = nxt[colour]
+            order[colour] = (colour, second, nxt[second]) if len(game.colours) > 2 else \
+                (colour, second)
+        self.order = order
         self.players = len(seats)
         self.root_seat = seat_of[root]
         self.seats = seats
         self.mine = seats[self.root_seat]
+        # Two seats of one colour each: the value is ours minus the other colour's.
+        self.duel = seats[1 - self.root_seat][0] if len(seats) == 2 and len(self.mine) == 1 else 0
+        self.value = [0, 0, 0, 0, 0]
         self.others = [seats[s] for s in range(len(seats)) if s != self.root_seat]
         # Per seat, the other seats (for valuing a position from an opponent's side).
         self.rivals = [[seats[o] for o in range(len(seats)) if o != s] for s in range(len(seats))]
@@ -651,7 +660,11 @@ class _Search:
         cells = board._cells
         pos = self.pos
         w = self.w
-        value = [0, pos[1], pos[2], pos[3], pos[4]]
+        value = self.value
+        value[1] = pos[1]
+        value[2] = pos[2]
+        value[3] = pos[3]
+        value[4] = pos[4]
         size = self.size
         x_open = w[_F_XOPEN]
         c_open = w[_F_COPEN]
@@ -685,12 +698,14 @@ class _Search:
             for colour in self.colours:
                 value[colour] += weight * mob[colour]
         # Who moves next: the colour to move, then the one after, ...
-        colour = to_move
-        nxt = self.nxt
-        for f in range(_F_TEMPO, self.tempo_end):
-            value[colour] += w[f]
-            colour = nxt[colour]
+        order = self.order[to_move]
+        value[order[0]] += w[_F_TEMPO]
+        value[order[1]] += w[_F_TEMPO + 1]
+        if len(order) > 2:
+            value[order[2]] += w[_F_TEMPO + 2]
         if seat < 0:
+            if self.duel:
+                return value[self.root] - value[self.duel]
             return self._for_seat(value, self.mine, self.others)
         return self._for_seat(value, self.seats[seat], self.rivals[seat])
 

@@ -46,8 +46,8 @@ _MODEL = 2      # each plays its own best one-move reply, so only our moves bran
 _SETTINGS = {
     "easy": (0, 1, 1, 0, _PARANOID, 0, False),
     "medium": (120, 2, 1, 0, _PARANOID, 0, False),
-    "hard": (500, 8, 8, 0, _MODEL, 256, False),
-    "expert": (10000, 30, 30, 10, _BRS, 1 << 16, True),
+    "hard": (500, 8, 8, 8, _MODEL, 256, False),
+    "expert": (10000, 30, 30, 12, _BRS, 1 << 16, True),
 }
 
 # Features per colour (indices into a weight row).
@@ -225,6 +225,8 @@ class _Search:
         self.budget = budget
         self.max_depth = max_depth
         self.exact = exact if len(seats) == 2 else 0
+        self.wld = False     # the iteration in progress looks for the result only
+        self.margin = False  # the last iteration: to the end, for the best margin
         self.rng = rng
         self.nodes = 0
         # Transposition table: (keys, values, infos) lists of a power-of-two length, or None.
@@ -282,15 +284,27 @@ class _Search:
 
     def _next_iteration(self):
         empties = self.board._counts[EMPTY]
-        if self.depth >= empties or self.depth >= self.max_depth:
-            self.done = True
-            return
-        depth = self.depth + 1
-        if self.exact and empties <= self.exact and depth >= 3:
-            depth = empties
-        if self.model:
-            # Whole rounds only: a value taken in the middle of a round flatters whoever moved last.
-            depth = (self.depth // len(self.seats) + 1) * len(self.seats)
+        low, high = -_INF, _INF
+        if self.wld:
+            # The result is known: now, with what is left, the best margin.
+            self.wld = False
+            self.margin = True
+            depth = self.depth
+        else:
+            if self.margin or self.depth >= empties or self.depth >= self.max_depth:
+                self.done = True
+                return
+            depth = self.depth + 1
+            if self.exact and empties <= self.exact and depth >= 3:
+                # To the end, first for the result only: a null window around a draw proves a
+                # win, a draw or a loss with far fewer nodes than the exact margin needs.
+                depth = empties
+                low, high = -1, 1
+                self.wld = True
+            if self.model:
+                # Whole rounds only: a value taken in the middle of a round flatters whoever
+                # moved last.
+                depth = (self.depth // len(self.seats) + 1) * len(self.seats)
         self.depth = depth
         self._weigh(self.cells - empties + depth)
         # The previous best first.
@@ -301,7 +315,7 @@ class _Search:
             if m != best:
                 ordered.append(m)
         self.root_moves = ordered
-        self._push(0, ordered, True, depth, -_INF, _INF)
+        self._push(0, ordered, True, depth, low, high)
 
     def _weigh(self, filled):
         """Set the weights for leaves with ``filled`` balls, and the running sums with them."""
@@ -346,11 +360,13 @@ class _Search:
             used = self._run(budget)
             budget -= used
             if self.ply < 0:
-                # The iteration finished: its best move is the answer so far.
-                self.result = self.best_move[0]
-                self.result_value = self.best[0]
+                # The iteration finished: its best move is the answer so far (unless all lose
+                # to the end: then the previous iteration's choice keeps the most hope).
+                if not self.wld or self.best[0] >= 0:
+                    self.result = self.best_move[0]
+                    self.result_value = self.best[0]
                 self.completed = self.depth
-                if self.result_value >= _WIN or self.result_value <= -_WIN:
+                if not self.wld and (self.result_value >= _WIN or self.result_value <= -_WIN):
                     self.done = True  # decided: deeper looks cannot change it
                 else:
                     self._next_iteration()
@@ -361,7 +377,8 @@ class _Search:
     def _stop(self):
         # Out of nodes. The unfinished iteration searched the previous best first, so its best
         # move is sound once that first move is done. The search board is simply dropped.
-        if self.ply >= 0 and (self.index[0] > 1 or (self.index[0] == 1 and self.ply == 0)):
+        if self.ply >= 0 and (self.index[0] > 1 or (self.index[0] == 1 and self.ply == 0)) and \
+                (not self.wld or self.best[0] >= 0):
             self.result = self.best_move[0]
             self.result_value = self.best[0]
         self.ply = -1

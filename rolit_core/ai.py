@@ -851,9 +851,9 @@ class Player:
         else:
             depth = self.max_depth if len(game.seat_colours) == 2 else self.multi_depth
             if self._entries and self._table is None:
-                # Allocated once per player and reused: no garbage per move.
-                n = self._entries
-                self._table = ([-1] * n, [0] * n, [0] * n)
+                self._table = _new_table(self._entries)
+                if self._table is None:
+                    self._entries = 0
             self._search = _Search(game, self.budget, depth, self.exact, self._rng, self._multi,
                                    self._table, self._mobility)
 
@@ -878,6 +878,17 @@ class Player:
         self.thinking = False
         self.progress = 100
         return cell
+
+
+def _new_table(entries):
+    """A transposition table (keys, values, infos), allocated once per player and reused, so no
+    garbage per move. A heap too small for it (expert's on a board) gets a smaller one."""
+    while entries >= 16:
+        try:
+            return ([-1] * entries, [0] * entries, [0] * entries)
+        except MemoryError:
+            entries >>= 2
+    return None
 
 
 def _mark(game):

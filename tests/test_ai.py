@@ -372,3 +372,43 @@ def test_the_search_evaluates_what_the_tuning_script_fits(players, size, teams, 
             game.undo()
             checked += 1
     assert checked > 12
+
+
+def outcome(game, me, memo):
+    """+1, 0 or -1: the result for seat ``me`` with perfect play from here (exhaustive)."""
+    key = (bytes(game.board._cells), game.turn)
+    if key in memo:
+        return memo[key]
+    if game.over:
+        scores = game.scores()
+        other = scores[1 - me]
+        value = (scores[me] > other) - (scores[me] < other)
+    else:
+        results = []
+        for cell in game.legal_moves():
+            game.play(cell)
+            results.append(outcome(game, me, memo))
+            game.undo()
+        value = max(results) if game.seat_of(game.turn) == me else min(results)
+    memo[key] = value
+    return value
+
+
+@pytest.mark.parametrize("level", ("hard", "expert"))
+def test_the_endgame_is_played_for_the_result(level):
+    # With few empty cells left the search proves the result: it never plays a drawing or
+    # losing move where a win (or a losing one where a draw) exists.
+    checked = 0
+    for seed in range(16):
+        game = random_position(2, 8, False, 52, seed=seed)  # 8 empty cells
+        me = game.seat_of(game.turn)
+        memo = {}
+        results = {}
+        for cell in game.legal_moves():
+            game.play(cell)
+            results[cell] = outcome(game, me, memo)
+            game.undo()
+        cell = player(level, seed=1).choose(game)
+        assert results[cell] == max(results.values()), (game.board.to_text(), results, cell)
+        checked += len(set(results.values())) > 1
+    assert checked >= 3, "too few positions where the choice mattered"

@@ -356,9 +356,11 @@ class _Search:
 
     def run(self, budget):
         """Search for up to ``budget`` nodes. Returns True once the answer is final."""
+        spent = 0
         while not self.done and budget > 0:
-            used = self._run(budget)
+            used = self._run(budget, spent)
             budget -= used
+            spent += used
             if self.ply < 0:
                 # The iteration finished: its best move is the answer so far (unless all lose
                 # to the end: then the previous iteration's choice keeps the most hope).
@@ -372,6 +374,8 @@ class _Search:
                     self._next_iteration()
             if (self.nodes >= self.budget or self.exhausted) and not self.done:
                 self._stop()
+            elif not used and not self.done:
+                break  # the next node does not fit in this slice: it opens the next one
         return self.done
 
     def _stop(self):
@@ -384,7 +388,7 @@ class _Search:
         self.ply = -1
         self.done = True
 
-    def _run(self, budget):
+    def _run(self, budget, spent=0):
         board = self.board
         counts = board._counts
         trail = board._trail
@@ -456,10 +460,13 @@ class _Search:
                     break
                 m = moves[i]
                 depth = depth_left[ply] - 1
-                if depth > 0 and model and nodes + used + len(board._frontier) >= total:
-                    # Predicting the next reply could overrun the budget: stop here.
-                    self.exhausted = True
-                    break
+                if depth > 0 and model:
+                    if nodes + used + len(board._frontier) >= total:
+                        # Predicting the next reply could overrun the budget: stop here.
+                        self.exhausted = True
+                        break
+                    if (used or spent) and used + len(board._frontier) > budget:
+                        break  # nor the slice: the rest in the next one (a frame's time)
                 index[ply] = i + 1
                 colour = m & 7
                 used += 1

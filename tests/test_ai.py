@@ -412,3 +412,22 @@ def test_the_endgame_is_played_for_the_result(level):
         assert results[cell] == max(results.values()), (game.board.to_text(), results, cell)
         checked += len(set(results.values())) > 1
     assert checked >= 3, "too few positions where the choice mattered"
+
+
+def test_a_slice_of_thinking_stays_near_its_node_count_with_four_players():
+    # The device gives the player a few nodes per frame; predicting an opponent's reply looks at
+    # all its moves at once, so a slice may only start one when it fits (else it is the next
+    # slice's first). Before, a slice of 30 nodes could run to 57.
+    worst = 0
+    for plies in range(2, 50, 3):
+        game = random_position(4, 8, False, plies, seed=plies)
+        bot = player("hard", seed=2)
+        bot.start(game)
+        before = 0
+        cell = None
+        while cell is None:
+            cell = bot.step(30)
+            worst = max(worst, bot.nodes - before)
+            before = bot.nodes
+        assert cell in game.legal_moves()
+    assert worst <= 40

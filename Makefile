@@ -7,12 +7,12 @@ VENV := .venv
 PY := $(VENV)/bin/python
 SETUP := $(VENV)/.installed node_modules/.installed
 
-.PHONY: play test bench arena deploy setup clean
+.PHONY: play test bench arena deploy setup clean web chromium
 
 play: $(VENV)/.installed
 	$(PY) -m sim $(ARGS)
 
-test: $(SETUP)
+test: $(SETUP) $(VENV)/.browser chromium
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 bench: $(SETUP)
@@ -27,13 +27,37 @@ deploy: $(VENV)/.installed
 
 setup: $(SETUP)
 
-$(VENV)/.installed: requirements.txt
+# The project itself goes in as an editable package, so `python -m sim` works from any folder.
+$(VENV)/.installed: requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --silent
+	touch $@
+
+# The browser edition: build/web, served on http://127.0.0.1:8000 (docs/web.md).
+web: $(SETUP)
+	$(PY) web/build.py build/web
+	$(PY) web/serve.py build/web 8000
+
+# The browser tests drive Debian's Chromium, never a downloaded browser. Installed here when it is
+# missing and apt-get can (as root, as CI runs); without it `make test` skips those tests with the
+# reason, and CI (.ci/run) fails them. Tested with this version; a newer one is taken if the
+# archive has moved on.
+CHROMIUM_TESTED := 150.0.7871.100-1~deb12u1
+chromium:
+	@if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+		echo "Installing Debian's chromium for the browser tests"; \
+		export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && \
+		{ apt-get install -y -qq chromium=$(CHROMIUM_TESTED) || apt-get install -y -qq chromium; } || \
+		echo "Could not install chromium: the browser tests will say so"; \
+	fi
+
+$(VENV)/.browser: requirements-browser.txt $(VENV)/.installed
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-browser.txt
 	touch $@
 
 clean:

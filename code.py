@@ -84,6 +84,7 @@ class Session:
         self.log = GameLog(print)
         self._app_error = None
         self._store_error = None
+        self._failures = 0
 
     def done(self):
         limit = self.settings.max_frames
@@ -95,13 +96,19 @@ class Session:
         frame_ms = self.settings.frame_ms
         storage = handheld.storage
         self.log = GameLog(print)
+        self._failures = 0
         while not self.done():
             now = ticks_ms()
             frame = app.update(now, handheld.poll(now, app))
             handheld.show(frame)
             handheld.sound(app.cues, now)
             self.log.update(app)
-            if app.error != self._app_error:
+            if app.save_failures != self._failures:
+                # every failed save gets a line (the matrix blinks its corners red as well)
+                self._failures = app.save_failures
+                self._app_error = app.error
+                print("NOT SAVED (%d failed saves): %s" % (app.save_failures, app.error))
+            elif app.error != self._app_error:
                 self._app_error = app.error
                 if app.error:
                     print("saved game: %s" % app.error)
@@ -137,6 +144,7 @@ def banner(settings, handheld):
 def main():
     gc.collect()  # the garbage of compiling the modules, before the long-lived objects come
     settings = load_settings()
+    gc.collect()  # what reading the settings left, before the drivers compile
     handheld = Handheld(settings, KEYS)
     forget_start_up()
     banner(settings, handheld)

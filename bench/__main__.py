@@ -4,23 +4,35 @@ import importlib
 import sys
 
 # Each module has main(), which prints its figures.
-BENCHMARKS = ("core", "ai", "app", "hardware", "sim", "memory")
+# memory and device run the real firmware on the emulated Pico: tens of minutes (docs/emulator.md).
+BENCHMARKS = ("core", "ai", "app", "hardware", "sim", "memory", "web", "device")
 
 
 def main(argv):
+    unknown = [name for name in argv if name not in BENCHMARKS]
+    if unknown:
+        print("python -m bench: no benchmark %s: the benchmarks are %s"
+              % (", ".join([repr(name) for name in unknown]), ", ".join(BENCHMARKS)),
+              file=sys.stderr)
+        return 2
     names = argv or BENCHMARKS
-    for name in names:
-        try:
-            module = importlib.import_module("bench." + name)
-        except ModuleNotFoundError as error:
-            if error.name != "bench." + name:
-                raise
-            continue
-        print("== %s ==" % name)
-        sys.stdout.flush()
-        module.main()
-        print()
+    try:
+        for name in names:
+            try:
+                module = importlib.import_module("bench." + name)
+            except ModuleNotFoundError as error:
+                if error.name != "bench." + name:
+                    raise
+                continue
+            print("== %s ==" % name)
+            sys.stdout.flush()
+            module.main()
+            print()
+    except KeyboardInterrupt:  # Ctrl-C: no traceback, the usual status
+        sys.stderr.write("\n")
+        return 130
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(main(sys.argv[1:]))

@@ -1,6 +1,16 @@
-"""The smallest MicroPython heap each part of the game runs in: ``python -m bench memory``.
+"""Memory figures of each part of the game: ``python -m bench memory``.
 
-The WebAssembly runner in node_modules cannot limit its heap, so this benchmark needs the
+On the real firmware (the default; nothing to build): each scenario runs as ``code.py`` on the
+emulated Pico (``sim.emulate``, CircuitPython's own UF2 from ``$ROLIT_FIRMWARE`` or
+``../shared/firmware/``), with the game's files on its drive. Figures: free heap at the top of
+code.py, the most memory live at once (``gc.mem_alloc()`` after ``gc.collect()``), what is live at
+the end, and whether it ran without a ``MemoryError``.
+``python -m bench.memory --min-heap core`` also finds the smallest free heap (to 2 KiB) each
+scenario runs in on the chip, by taking heap away with a blob first (a boot per try: slow). The
+device scenario on the chip is ``python -m bench.device --parts heap``.
+
+The older path, a 32-bit MicroPython *unix port*: ``python -m bench.memory --unix`` (or
+``$MICROPYTHON`` set). The WebAssembly runner in node_modules cannot limit its heap, so this benchmark needs the
 MicroPython *unix port*, whose ``-X heapsize=N`` option fixes the heap as a board's is fixed. It is
 looked for in ``$MICROPYTHON``, then as ``micropython`` on PATH. A 32-bit build is the one to use:
 objects then have a board's sizes (an RP2040 is 32-bit; a 64-bit build needs up to twice the
@@ -16,7 +26,8 @@ heap). To build one (outside this repository; nothing of it is committed)::
 (``FROZEN_MANIFEST=`` and the ``=0`` switches avoid the git submodules.) Like CircuitPython with
 ``.py`` files, the unix port compiles every module on import, so the figures include compiling.
 
-Scenarios, each in a fresh interpreter: ``core`` (``import rolit_core``, random 4-player games),
+Scenarios, each in a fresh interpreter: ``rules`` (``import rolit_core``, one random 4-player
+game and its record: the rules core's 64 KiB target), ``core`` (the same with two games),
 ``ai`` (``hard`` against ``hard`` on 8x8, then a 4-player game of ``hard`` seats), ``app``
 (``App()`` with a fake clock through a scripted game against a ``hard`` seat, then a 4-player game
 with three ``hard`` seats), ``device`` (the folder ``python -m sim.deploy`` writes, running
@@ -76,6 +87,22 @@ for first in ("red", "blue"):
         sample()
     game.record()
     sample()
+done()
+'''
+
+# The rules core's target: import, an 8x8 board and one full random 4-player game (with its
+# record) in a 64 KiB heap.
+RULES = r'''
+from rolit_core import Game
+from rolit_core.rng import Random
+rng = Random(5)
+game = Game(players=4, first="red", seed=3)
+while not game.over:
+    moves = game.legal_moves()
+    game.play(moves[rng.below(len(moves))])
+    sample()
+game.record()
+sample()
 done()
 '''
 
@@ -210,7 +237,7 @@ print("FRAMES", neopixel_write.count)
 done()
 '''
 
-SCENARIOS = ("core", "ai", "app", "device")
+SCENARIOS = ("rules", "core", "ai", "app", "device")
 DEVICE_STEP = 20
 DEVICE_START = (1 << 29) - 30000
 
@@ -300,7 +327,7 @@ def prepare_device(work):
 
 
 def sources(work):
-    return {"core": CORE, "ai": AI, "app": APP, "device": prepare_device(work)}
+    return {"rules": RULES, "core": CORE, "ai": AI, "app": APP, "device": prepare_device(work)}
 
 
 def run(binary, body, heap, measure=False, work="."):
@@ -348,7 +375,69 @@ def figures(out):
     return {}
 
 
+def chip_run(body, free_kb=None):
+    """Run a scenario body (with this file's PROLOGUE) as code.py on the emulated Pico."""
+    from bench.device import run_on_chip
+
+    code = PROLOGUE % {"measure": 1} + body
+    code = code.replace("import gc\nimport sys\n", "import sys\n", 1)
+    result = run_on_chip(code, free_kb=free_kb, timeout_ms=3600000)
+    live = figures(result.console)
+    ok = result.ok and bool(live)
+    return ok, result, live
+
+
+def chip_min_heap(body, low_kb=16, high_kb=180, step_kb=2):
+    """The smallest free heap (KiB, to ``step_kb``) the scenario completes in on the chip."""
+    if not chip_run(body, high_kb)[0]:
+        return None
+    while high_kb - low_kb > step_kb:
+        middle = (low_kb + high_kb) // 2
+        if chip_run(body, middle)[0]:
+            high_kb = middle
+        else:
+            low_kb = middle
+    return high_kb
+
+
+def main_chip(names, min_heap=False):
+    from sim.emulate import missing_reason
+
+    reason = missing_reason()
+    if reason:
+        print("memory bench skipped: " + reason)
+        return None
+    print("on the real firmware, emulated Raspberry Pi Pico (CircuitPython heap, .py files "
+          "compiled on import)")
+    print("%-8s %9s %14s %14s %14s%s" % ("scenario", "runs", "free top KB", "live peak KB",
+                                        "live end KB", "  min free KB" if min_heap else ""))
+    results = {}
+    for name in names:
+        if name == "device":
+            print("%-8s see `python -m bench.device --parts heap` (the deployed code.py in a "
+                  "whole game)" % name)
+            continue
+        body = {"rules": RULES, "core": CORE, "ai": AI, "app": APP}[name]
+        ok, result, live = chip_run(body)
+        figs = result.figures
+        smallest = chip_min_heap(body) if min_heap and ok else None
+        results[name] = (ok, figs, live, smallest)
+        print("%-8s %9s %14.1f %14s %14s%s" % (
+            name, "yes" if ok else "NO: " + str(result.problem), figs.get("free_top", 0) / 1024,
+            "%.1f" % (live["live-peak"] / 1024) if live else "-",
+            "%.1f" % (live["live-end"] / 1024) if live else "-",
+            ("  %12s" % (smallest if smallest is not None else "-")) if min_heap else ""))
+        sys.stdout.flush()
+    return results
+
+
 def main(names=SCENARIOS):
+    args = list(names)
+    unix = "--unix" in args or bool(os.environ.get("MICROPYTHON"))
+    min_heap = "--min-heap" in args
+    names = [name for name in args if not name.startswith("--")] or list(SCENARIOS)
+    if not unix:
+        return main_chip(names, min_heap)
     binary = find_micropython()
     if binary is None:
         print("needs the MicroPython unix port: set $MICROPYTHON or put `micropython` on PATH "

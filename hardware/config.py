@@ -79,36 +79,62 @@ class Settings:
             setattr(self, PIN_ATTRS[i], PRESETS["pico"][i])
 
 
-def read_toml(path="settings.toml"):
+def read_toml(path="settings.toml", errors=None, keys=None):
     """The ``KEY = value`` lines of a settings file as a dict of strings and ints (the subset of
-    TOML that CircuitPython's ``os.getenv`` reads). A missing file gives ``{}``."""
+    TOML that CircuitPython's ``os.getenv`` reads). A missing file gives ``{}``. A byte-order mark
+    is skipped; a line that is not UTF-8 text is left out with a message in ``errors`` (a list,
+    if given), and ``keys`` (a list, if given) gets ``(line number, key)`` per key read."""
     values = {}
     try:
-        with open(path) as handle:
-            for line in handle:  # a line at a time: no heap block as big as the file
-                _read_line(line.strip(), values)
-    except (OSError, ValueError):  # missing, or not UTF-8 text (UnicodeError)
-        return {}
+        handle = open(path, "rb")
+    except OSError:  # missing
+        return values
+    number = 0
+    try:
+        while True:
+            raw = handle.readline()  # a line at a time: no heap block as big as the file
+            if not raw:
+                break
+            number += 1
+            if number == 1 and raw[:3] == b"\xef\xbb\xbf":
+                raw = raw[3:]  # a byte-order mark from a Windows editor
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeError:
+                if errors is not None:
+                    errors.append("%s line %d is not UTF-8 text (save the file as UTF-8): line "
+                                  "ignored" % (path, number))
+                continue
+            key = _read_line(line.strip(), values)
+            if key is not None and keys is not None:
+                keys.append((number, key))
+    except OSError as error:
+        if errors is not None:
+            errors.append("%s cannot be read after line %d (%s)" % (path, number, error))
+    finally:
+        handle.close()
     return values
 
 
 def _read_line(line, values):
-    """Put the ``KEY = value`` of one stripped settings line into ``values``."""
+    """Put the ``KEY = value`` of one stripped settings line into ``values``; returns the key,
+    or None for a line without one."""
     if not line or line[0] == "#" or line[0] == "[":
-        return
+        return None
     equals = line.find("=")
     if equals < 1:
-        return
+        return None
     key = line[:equals].strip()
     value = line[equals + 1:].strip()
     if value[:1] == '"':
         end = value.find('"', 1)
         values[key] = value[1:end] if end > 0 else value[1:]
-        return
+        return key
     hash_at = value.find("#")
     if hash_at >= 0:
         value = value[:hash_at].strip()
     values[key] = _to_int(value)
+    return key
 
 
 def _to_int(text):
@@ -125,9 +151,9 @@ def _to_int(text):
     return text
 
 
-def _source(getenv, path):
-    """A function key -> raw value (str, int or None): ``getenv``, or the file where ``getenv``
-    is missing or knows no ROLIT_PRESET (then values from ``getenv`` still win)."""
+def _source(getenv, table):
+    """A function key -> raw value (str, int or None): ``getenv``, or the file's ``table`` where
+    ``getenv`` is missing or knows no ROLIT_PRESET (then values from ``getenv`` still win)."""
     if getenv is None:
         getenv = getattr(os, "getenv", None)
     try:
@@ -136,7 +162,6 @@ def _source(getenv, path):
         preset = "unreadable"  # load() reports it
     if getenv is not None and preset is not None:
         return getenv
-    table = read_toml(path)
     if getenv is None:
         return table.get
 
@@ -150,11 +175,15 @@ def _source(getenv, path):
 def load(getenv=None, path="settings.toml"):
     """Read every ``ROLIT_*`` setting; never raises for a bad value (see ``Settings.errors``).
 
-    ``getenv`` defaults to ``os.getenv``; tests pass a dict's ``get``.
+    ``getenv`` defaults to ``os.getenv``; tests pass a dict's ``get``. The file at ``path`` is
+    also read directly: for the values where ``getenv`` has none, and to report lines that are
+    not text and ``ROLIT_`` keys that are not settings (a misspelt key would otherwise be
+    ignored without a word).
     """
-    source = _source(getenv, path)
     settings = Settings()
     errors = settings.errors
+    keys = []
+    source = _source(getenv, read_toml(path, errors, keys))
 
     def get(key):
         # CircuitPython's os.getenv raises on a line it cannot parse (text without quotes...).
@@ -192,7 +221,56 @@ def load(getenv=None, path="settings.toml"):
             errors.append("%s = %r %s; using %r" % (key, value, _expect(kind, low, high), default))
         else:
             setattr(settings, attr, checked)
+    _check_pin_clashes(settings, errors)
+    for number, key in keys:
+        if key[:6] == "ROLIT_" and not _known(key):
+            errors.append("%s line %d: %s is not a setting (misspelt?): ignored"
+                          % (path, number, key))
     return settings
+
+
+def _known(key):
+    if key == "ROLIT_PRESET" or key in PIN_KEYS:
+        return True
+    for known in KEYS:
+        if known[0] == key:
+            return True
+    return False
+
+
+# The pins each input uses, as indexes into PIN_KEYS (the matrix, 0, always; the buzzer, 10,
+# when it sounds).
+_INPUT_PINS = {"buttons": (1, 2, 3, 4, 5, 6), "joystick": (5, 6, 7, 8, 9), "onebutton": (5,)}
+
+
+def _check_pin_clashes(settings, errors):
+    """A pin can do one job: a pin named twice is refused by name, and the later job (in
+    ``PIN_KEYS`` order: matrix, buttons, joystick, buzzer) is left out. On a board the clash
+    would stop the matrix or the buttons from starting with a confusing error."""
+    used = [0]
+    used.extend(_INPUT_PINS[settings.input])
+    if settings.volume:
+        used.append(10)
+    owners = []  # (pin name, index) of the pins taken so far
+    for i in used:
+        name = getattr(settings, PIN_ATTRS[i])
+        if not name:
+            continue
+        clash = None
+        for taken, owner in owners:
+            if taken == name:
+                clash = owner
+        if clash is None:
+            owners.append((name, i))
+            continue
+        errors.append("%s = %r is also %s: a pin does one job; %s left out"
+                      % (PIN_KEYS[i], name, PIN_KEYS[clash], _PIN_JOBS[i]))
+        setattr(settings, PIN_ATTRS[i], "")
+
+
+_PIN_JOBS = ("the matrix", "the up button", "the down button", "the left button",
+             "the right button", "the select button", "the back button", "the joystick",
+             "the joystick", "the joystick press", "the buzzer")
 
 
 def _is_name(text):

@@ -32,12 +32,26 @@ def _pin(handheld, board, attr, what):
     return pin
 
 
+def _claim(handheld, pin, what):
+    """True if no other part has ``pin`` yet (hardware.config refuses a pin named twice; this
+    catches two names of one pin), else False with a message."""
+    claimed = getattr(handheld, "_pins", None)
+    if claimed is None:
+        claimed = handheld._pins = []
+    if pin in claimed:
+        handheld.errors.append("%s: its pin is already used, left out" % what)
+        return False
+    claimed.append(pin)
+    return True
+
+
 def _make_matrix(handheld, board):
     settings = handheld.settings
     pin = _pin(handheld, board, "matrix_pin", "matrix")
     if pin is None:
         handheld.errors.append("matrix: no data pin, playing without the LEDs")
         return
+    _claim(handheld, pin, "matrix")
     try:
         import neopixel
 
@@ -57,6 +71,9 @@ def _make_inputs(handheld, board):
     if kind == "joystick":
         x = _pin(handheld, board, "joy_x", "joystick x")
         y = _pin(handheld, board, "joy_y", "joystick y")
+        if x is not None and y is not None and (not _claim(handheld, x, "joystick x")
+                                                or not _claim(handheld, y, "joystick y")):
+            x = None
         if x is None or y is None:
             handheld.errors.append("joystick: no analog pins, using the buttons")
             kind = "buttons"
@@ -80,7 +97,7 @@ def _make_inputs(handheld, board):
             return
     if kind == "onebutton":
         pin = _pin(handheld, board, "pin_select", "the button")
-        if pin is not None:
+        if pin is not None and _claim(handheld, pin, "the button"):
             try:
                 from .onebutton import NEXT, OneButton, Steer
 
@@ -89,6 +106,7 @@ def _make_inputs(handheld, board):
                 handheld.steer = Steer(up, down, left, right)
                 return
             except Exception as error:
+                handheld._pins.remove(pin)  # the buttons may take it
                 handheld.errors.append("one button: %s; using the buttons" % (error,))
         else:
             handheld.errors.append("one button: no pin, using the buttons")
@@ -101,15 +119,10 @@ def _make_inputs(handheld, board):
 
 def _add_buttons(handheld, board, wanted, to_ground):
     pairs = []
-    used = []
     for key, attr, what in wanted:
         pin = _pin(handheld, board, attr, what)
-        if pin is None:
+        if pin is None or not _claim(handheld, pin, what):
             continue
-        if pin in used:
-            handheld.errors.append("%s: its pin is already used, left out" % what)
-            continue
-        used.append(pin)
         pairs.append((key, pin))
     if not pairs:
         handheld.errors.append("no buttons configured: the game cannot be played")
@@ -125,7 +138,7 @@ def _make_buzzer(handheld, board):
     if not settings.volume or not settings.buzzer_pin:
         return
     pin = _pin(handheld, board, "buzzer_pin", "buzzer")
-    if pin is None:
+    if pin is None or not _claim(handheld, pin, "buzzer"):
         return
     try:
         from .buzzer import Buzzer

@@ -1,13 +1,12 @@
-"""Where the game is saved: ``microcontroller.nvm``, a file, or nowhere.
+"""Where the game is saved: ``microcontroller.nvm``, a file (``hardware.filestore``), or nowhere.
 
-All three have ``load() -> bytes or None`` and ``save(data) -> bool``, the interface
-``rolit_core.app.App`` expects, plus ``error`` (the last problem, for the serial console, or None)
-and ``writes`` (how many times the medium was actually written).
-
-The saved bytes are framed so that a blank or corrupt store is recognised instead of being handed
-to the game: ``b"RL"``, a format byte (1), the length (2 bytes, big-endian), a checksum (2 bytes:
-CRC-16/CCITT of the data), then the data. A store that does not start with ``b"RL"`` holds no game
-(``load()`` returns None quietly); a bad length or checksum also returns None, with ``error`` set.
+Each has ``load() -> bytes or None`` and ``save(data) -> bool`` (what ``rolit_core.app.App``
+expects), ``error`` (the last problem, for the console, or None), ``writes`` and ``capacity`` (the
+most bytes one save may have; None: no limit). A failed or interrupted save never destroys the
+last good copy: each save is a *record* (``frame``: b"RL", format 2, sequence number, length,
+CRC-16, data) and the newest record whose checksum holds is loaded. nvm keeps records in two
+halves (appended in one; when full, the other is started), a file goes through ``PATH.new`` and a
+rename. Format 1 records (written before) still load. Details: docs/app.md.
 
 >>> import microcontroller
 >>> from hardware.storage import NvmStorage
@@ -18,17 +17,18 @@ True
 b'hello'
 """
 
-import os
-
 MAGIC = b"RL"
-FORMAT = 1
-HEADER = 7
+FORMAT = 2
+HEADER = 9          # magic, format, sequence, length, checksum
+OLD_HEADER = 7      # format 1: magic, format, length, checksum
+HALF_MAX = 512      # nvm halves are at most this big: a new half is written as one heap block
+_SEQ_MASK = 0xFFFF
 
 
-def checksum(data):
-    """CRC-16/CCITT-FALSE of ``data`` (polynomial 0x1021, start 0xFFFF), an int below 65536.
-    Unlike a simple sum it catches a byte erased to 0xFF or cleared to 0x00."""
-    crc = 0xFFFF
+def checksum(data, crc=0xFFFF):
+    """CRC-16/CCITT-FALSE of ``data`` (polynomial 0x1021, start 0xFFFF), an int below 65536;
+    ``crc`` continues an earlier sum. Unlike a simple sum it catches a byte erased to 0xFF or
+    cleared to 0x00."""
     for byte in data:
         crc ^= byte << 8
         for _ in range(8):
@@ -39,135 +39,204 @@ def checksum(data):
     return crc
 
 
-def frame(data):
-    """``data`` with the header in front."""
+def newer(seq, than):
+    """True if sequence number ``seq`` comes after ``than`` (they wrap at 65536)."""
+    return 0 < (seq - than) & _SEQ_MASK < 0x8000
+
+
+def frame(data, seq=0):
+    """The record of ``data`` with sequence number ``seq``."""
+    record = bytearray(HEADER + len(data))
+    _write_record(record, data, seq)
+    return bytes(record)
+
+
+def _write_record(buffer, data, seq):
+    # The record of data into the start of buffer, without building it from pieces (each piece
+    # would be another block of heap).
     size = len(data)
     if size > 65535:
         raise ValueError("saved data too large: %d bytes" % size)
-    total = checksum(data)
-    return MAGIC + bytes((FORMAT, size >> 8, size & 255, total >> 8, total & 255)) + data
+    seq &= _SEQ_MASK
+    buffer[0:2] = MAGIC
+    buffer[2:7] = bytes((FORMAT, seq >> 8, seq & 255, size >> 8, size & 255))
+    buffer[HEADER:HEADER + size] = data
+    total = checksum(data, checksum(buffer[2:7]))
+    buffer[7] = total >> 8
+    buffer[8] = total & 255
 
 
-def unframe(blob):
-    """``(data, error)`` from framed bytes: ``(None, None)`` if nothing was ever saved."""
-    if blob is None or len(blob) < HEADER or blob[0:2] != MAGIC:
-        return None, None
-    if blob[2] != FORMAT:
-        return None, "saved game has format %d, expected %d: ignored" % (blob[2], FORMAT)
-    size = blob[3] << 8 | blob[4]
-    if HEADER + size > len(blob):
-        return None, "saved game is cut short (%d of %d bytes): ignored" % (
-            len(blob) - HEADER, size)
-    data = bytes(blob[HEADER:HEADER + size])
-    if checksum(data) != (blob[5] << 8 | blob[6]):
-        return None, "saved game is corrupt (checksum): ignored"
-    return data, None
+def _header(head):
+    """``(header size, seq, length, stored crc)`` of a record's first bytes, or None if they are
+    not the start of a record of a known format."""
+    if len(head) < OLD_HEADER or head[0:2] != MAGIC:
+        return None
+    if head[2] == 1:
+        return OLD_HEADER, 0, head[3] << 8 | head[4], head[5] << 8 | head[6]
+    if head[2] != FORMAT or len(head) < HEADER:
+        return None
+    return HEADER, head[3] << 8 | head[4], head[5] << 8 | head[6], head[7] << 8 | head[8]
+
+
+def _valid(head, size, data):
+    """True if ``data`` matches the checksum of the header ``head`` (``size`` bytes long)."""
+    crc = _header(head)[3]
+    if size == OLD_HEADER:
+        return checksum(data) == crc
+    return checksum(data, checksum(head[2:7])) == crc
 
 
 class NvmStorage:
     """The game in ``microcontroller.nvm`` (a bytearray-like of a few KiB that survives power-off).
 
-    ``offset`` leaves room for other programs' data. Each ``save`` compares with what is stored and
-    writes only the changed span, in one slice assignment (every assignment is one flash
-    erase/write cycle); an unchanged game writes nothing.
+    ``offset`` leaves room for other programs' data; the area from there is split into two halves
+    of ``half`` bytes (default: half the area, at most ``HALF_MAX``). Every save is one slice
+    assignment (each is one flash erase/write cycle on a board; on the RP2040 an assignment to
+    still-erased bytes needs no erase, so appending records spares the flash), and an unchanged
+    game writes nothing.
     """
 
-    def __init__(self, nvm, offset=0):
+    def __init__(self, nvm, offset=0, half=None):
         if nvm is None:
             raise ValueError("this board has no microcontroller.nvm")
-        if not 0 <= offset or offset + HEADER > len(nvm):
-            raise ValueError("nvm has %d bytes: offset %d leaves no room" % (len(nvm), offset))
+        size = len(nvm)
+        if half is None:
+            half = (size - offset) // 2
+            if half > HALF_MAX:
+                half = HALF_MAX
+        if not 0 <= offset or half <= HEADER or offset + 2 * half > size:
+            raise ValueError("nvm has %d bytes: offset %d leaves no room for two copies"
+                             % (size, offset))
         self.nvm = nvm
         self.offset = offset
-        self.capacity = len(nvm) - offset - HEADER
+        self.half = half
+        self.capacity = half - HEADER
         self.error = None
         self.writes = 0
+        self._scanned = False
+        self._seq = 0
+        self._current = 0      # the half of the newest record
+        self._end = None       # where the next record goes in that half (None: start the other)
+        self._newest = None    # (position, header size, length) of the newest record
 
     def load(self):
+        self._scan()
+        if self._newest is None:
+            return None
+        at, size, length = self._newest
+        return bytes(self.nvm[at + size:at + size + length])
+
+    def _scan(self):
+        """Find the newest valid record in both halves."""
         nvm = self.nvm
-        start = self.offset
-        head = nvm[start:start + HEADER]
-        if len(head) < HEADER or head[0:2] != MAGIC:
-            return None
-        size = head[3] << 8 | head[4]
-        if size > self.capacity:
-            self.error = "saved game claims %d bytes, nvm holds %d: ignored" % (size,
-                                                                             self.capacity)
-            return None
-        data, self.error = unframe(nvm[start:start + HEADER + size])
-        return data
+        best = None
+        cut = None        # the sequence number of a damaged record
+        problem = None    # what was wrong with it
+        for index in (0, 1):
+            start = self.offset + index * self.half
+            limit = start + self.half
+            at = start
+            last = None
+            while at + HEADER <= limit:
+                head = nvm[at:at + HEADER]
+                found = _header(head)
+                if found is None:
+                    if head[0:2] == MAGIC and problem is None:
+                        problem = "saved game has format %d, expected %d: ignored" % (head[2],
+                                                                                     FORMAT)
+                    break
+                size, seq, length, _ = found
+                if size == OLD_HEADER and (at != self.offset or last is not None):
+                    break  # format 1 was only ever written alone at the start
+                if last is not None and seq != (last[0] + 1) & _SEQ_MASK:
+                    break  # an older record left from before this half was restarted
+                if at + size + length > limit or not _valid(
+                        head[:size], size, nvm[at + size:at + size + length]):
+                    cut = seq
+                    problem = problem or "saved game is corrupt (checksum): ignored"
+                    break
+                last = (seq, at, size, length)
+                at += size + length
+                if size == OLD_HEADER:
+                    at = limit  # nothing is appended after a format 1 record
+            if last is not None and (best is None or newer(last[0], best[0])):
+                best = last
+                self._current = index
+                self._end = at if at < limit else None
+        self._scanned = True
+        self.error = None
+        if best is None:
+            self._newest = None
+            self._seq = 0
+            self._end = None
+            self.error = problem  # something of ours was there, and none of it is good
+            return
+        self._seq = best[0]
+        self._newest = best[1:]
+        if cut is not None and cut == (best[0] + 1) & _SEQ_MASK:
+            self.error = "the last save was cut short: the one before it was loaded"
 
     def save(self, data):
-        """Store ``data``; False (and ``error``) if it does not fit."""
+        """Store ``data``; False (and ``error``) if it does not fit or the write fails."""
         if len(data) > self.capacity:
             self.error = "game of %d bytes does not fit in nvm (%d bytes free): not saved" % (
                 len(data), self.capacity)
             return False
-        blob = frame(data)
-        start = self.offset
-        old = self.nvm[start:start + len(blob)]
-        first = 0
-        end = len(blob)
-        while first < end and old[first] == blob[first]:
-            first += 1
-        if first == end:
-            return True
-        while old[end - 1] == blob[end - 1]:
-            end -= 1
-        self.nvm[start + first:start + end] = blob[first:end]
-        self.writes += 1
-        self.error = None
-        return True
-
-    def erase(self):
-        """Forget the saved game (clears the magic bytes only)."""
-        if self.nvm[self.offset:self.offset + 2] != b"\x00\x00":
-            self.nvm[self.offset:self.offset + 2] = b"\x00\x00"
-            self.writes += 1
-
-
-class FileStorage:
-    """The game in a file, for boards without nvm and for Blinka. On CircuitPython the drive is
-    read-only to code while it is mounted over USB: then ``save`` fails with ``error`` set and the
-    game goes on unsaved."""
-
-    def __init__(self, path="/rolit.sav"):
-        self.path = path
-        self.error = None
-        self.writes = 0
-        self._last = None
-
-    def load(self):
+        if not self._scanned:
+            self._scan()
+        nvm = self.nvm
+        if self._newest is not None:
+            at, size, length = self._newest
+            if length == len(data) and _same(nvm, at + size, data):
+                return True
+        seq = (self._seq + 1) & _SEQ_MASK
+        count = HEADER + len(data)
+        index = self._current
+        end = self._end
+        if self._newest is None or end is None or end + count > self.offset + (
+                index + 1) * self.half:
+            # Start the other half (the first save: half 0), erasing what it held after the
+            # record, so that later records are appended to erased bytes. One block of heap.
+            if self._newest is not None:
+                index = 1 - index
+            end = self.offset + index * self.half
+            block = bytearray(self.half)
+            for i in range(count, self.half):
+                block[i] = 0xFF  # (MicroPython has no bytearray * n)
+        else:
+            block = bytearray(count)
+        _write_record(block, data, seq)
         try:
-            with open(self.path, "rb") as handle:
-                blob = handle.read()
-        except OSError:
-            return None
-        data, self.error = unframe(blob)
-        self._last = data
-        return data
-
-    def save(self, data):
-        data = bytes(data)
-        if data == self._last:
-            return True
-        try:
-            with open(self.path, "wb") as handle:
-                handle.write(frame(data))
-        except OSError as error:
-            self.error = "cannot write %s (%s): not saved" % (self.path, error)
+            nvm[end:end + len(block)] = block
+        except Exception as error:  # the write may have stopped part-way: look again next time
+            self._scanned = False
+            self.error = "nvm write failed (%s): not saved" % (error,)
             return False
-        self._last = data
         self.writes += 1
+        self._seq = seq
+        self._current = index
+        self._newest = (end, HEADER, len(data))
+        self._end = end + count
         self.error = None
         return True
 
     def erase(self):
-        try:
-            os.remove(self.path)
-        except OSError:
-            pass
-        self._last = None
+        """Forget the saved game (clears the magic bytes of both halves)."""
+        for index in (0, 1):
+            at = self.offset + index * self.half
+            if self.nvm[at:at + 2] != b"\x00\x00":
+                self.nvm[at:at + 2] = b"\x00\x00"
+                self.writes += 1
+        self._scanned = False
+
+
+def _same(nvm, at, data):
+    # True if nvm holds data from at: compared in place (a slice would be another heap block,
+    # and saves differ early, in their length).
+    for i in range(len(data)):
+        if nvm[at + i] != data[i]:
+            return False
+    return True
 
 
 class NoStorage:
@@ -175,6 +244,7 @@ class NoStorage:
 
     error = None
     writes = 0
+    capacity = None
 
     def load(self):
         return None
@@ -186,13 +256,17 @@ class NoStorage:
         pass
 
 
-def open_storage(kind="nvm", path="/rolit.sav", offset=0, microcontroller=None):
+def open_storage(kind="nvm", path="/rolit.sav", offset=0, microcontroller=None, need=None):
     """The storage ``kind`` asks for, falling back from nvm to a file where the board has no nvm
-    (or too little). Returns ``(storage, message)``; ``message`` says why it fell back, or None."""
+    or too little for two copies of ``need`` bytes (default: the largest save the menu allows,
+    ``rolit_core.save.MENU_LARGEST``). Returns ``(storage, message)``; ``message`` says why it
+    fell back, or None."""
     if kind == "none":
         return NoStorage(), None
     message = None
     if kind == "nvm":
+        if need is None:
+            from rolit_core.save import MENU_LARGEST as need
         nvm = None
         try:
             if microcontroller is None:
@@ -205,9 +279,23 @@ def open_storage(kind="nvm", path="/rolit.sav", offset=0, microcontroller=None):
         else:
             try:
                 store = NvmStorage(nvm, offset)
-                if store.capacity >= 256:
+                if store.capacity >= need:
                     return store, None
-                message = "nvm too small (%d bytes free): saving to %s" % (store.capacity, path)
+                message = ("nvm too small: from offset %d it holds two copies of %d bytes, a "
+                           "save can need %d (ROLIT_NVM_OFFSET): saving to %s"
+                           % (offset, store.capacity, need, path))
             except ValueError as error:
                 message = "%s: saving to %s" % (error, path)
+    from .filestore import FileStorage
+
     return FileStorage(path), message
+
+
+def __getattr__(name):
+    """``FileStorage``, ``parse`` and ``unframe``, loaded from ``hardware.filestore`` on first use
+    (a board saving to nvm never compiles them)."""
+    if name in ("FileStorage", "parse", "unframe"):
+        from . import filestore
+
+        return getattr(filestore, name)
+    raise AttributeError(name)

@@ -37,6 +37,7 @@ from .play import INPUT, PHASE_NAMES, Play, computer
 from .play import BLINK_MS, FLIP_MS, PLACE_MS, RING  # noqa: F401 (timings, for tests and docs)
 from .rng import Random, fresh_seed
 from .rounds import Rounds
+from .saving import SAVE_ERROR_MS, Saving
 from .screens import POUR_MS, WIN_FLASH_MS  # noqa: F401
 
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -51,6 +52,8 @@ HOLD_MS = 600           # BACK held this long opens the pause menu
 REPEAT_DELAY_MS = 400   # a held direction repeats after this...
 REPEAT_MS = 150         # ...every this
 ERROR_MS = 3000
+SAVE_ERROR_BLINK_MS = 100
+SAVE_ERROR_CELLS = (0, 7, 56, 63)  # the four corners blink red, fast
 SELFTEST_EXIT_MS = 1500  # BACK held this long leaves the self-test
 
 _BLACK = (0, 0, 0)
@@ -60,7 +63,7 @@ _BLACK = (0, 0, 0)
 _TIDY = hasattr(gc, "mem_free")
 
 
-class App(Play, Rounds):
+class App(Play, Rounds, Saving):
     """The game as a state machine: ``update(now_ms, events) -> frame``.
 
     ``storage``: an object with ``load() -> bytes or None`` and ``save(data)``, or ``None``.
@@ -73,6 +76,9 @@ class App(Play, Rounds):
         for level in levels:
             if level not in LEVELS:
                 raise ValueError("unknown level %r" % (level,))
+        if type(think_nodes) is not int or think_nodes < 1:
+            raise ValueError("think_nodes is a whole number of at least 1, not %r"
+                             % (think_nodes,))
         if _TIDY:
             gc.collect()
         self.storage = storage
@@ -84,8 +90,10 @@ class App(Play, Rounds):
         self.shades = palette.Shades()
         self.frame = [_BLACK] * 64
         self.cues = []
-        self.error = None          # why the saved data was refused, if it was
+        self.error = None          # why the saved data was refused or a save failed
         self.saves = 0             # how many times the state was saved
+        self.save_failures = 0     # how many saves failed (each one shows the save-error pattern)
+        self._save_flash = 0       # ms left of the save-error pattern
         self.match = None
         self.kinds = ()            # per seat: "human" or a level
         self.time_limit = 0        # seconds per move of the game in play (0: off)
@@ -115,6 +123,7 @@ class App(Play, Rounds):
         self._preview_cells = bytearray(64)
         self._flash = 0
         self._clock = 0
+        self._keep_clock = False   # the next turn continues a restored or paused countdown
         self._ai = None
         self._ai_cell = None
         self._first = 0
@@ -131,7 +140,7 @@ class App(Play, Rounds):
         self._winners = ()
         self._pour_done = False
         self._match_colours = []
-        self._fresh = True
+        self._reported = 0         # cues the last update reported; later ones wait for the next
         self._dirty = False
         self._boot()
         self._apply_look()
@@ -160,7 +169,7 @@ class App(Play, Rounds):
 
     @brightness.setter
     def brightness(self, level):
-        if not isinstance(level, int) or not 1 <= level <= 5:
+        if type(level) is not int or not 1 <= level <= 5:
             raise ValueError("brightness is 1-5, not %r" % (level,))
         self.settings.brightness = level
         self._apply_look()
@@ -193,8 +202,13 @@ class App(Play, Rounds):
         """Begin a match as if chosen in the menu. ``seats``: "human" or a level per seat (one
         seat is solo: one person plays red and green). ``record``: text from ``Game.record()``
         to continue (its header gives size, players, teams, tie and first). Raises ValueError on
-        bad arguments and leaves the app as it was."""
-        seats = tuple(seats)
+        bad arguments (or a match too big for the storage) and leaves the app as it was."""
+        if isinstance(seats, str):
+            raise ValueError("seats is a list of 'human' or levels, not %r" % (seats,))
+        try:
+            seats = tuple(seats)
+        except TypeError:
+            raise ValueError("seats is a list of 'human' or levels, not %r" % (seats,))
         if record is not None:
             game = Game.from_record(record)
             size, teams, tie, first = game.size, game.teams, game.tie, game.first
@@ -204,21 +218,34 @@ class App(Play, Rounds):
         for kind in seats:
             if kind != "human" and kind not in LEVELS:
                 raise ValueError("a seat is 'human' or a level %r, not %r" % (LEVELS, kind))
-        if not isinstance(rounds, int) or not 1 <= rounds <= 99:
+        if type(size) is not int or size not in (8, 6, 4):
+            raise ValueError("size must be 8, 6 or 4, not %r" % (size,))
+        if type(rounds) is not int or not 1 <= rounds <= 99:
             raise ValueError("rounds must be 1-99, not %r" % (rounds,))
-        if not isinstance(time_limit, int) or not 0 <= time_limit <= 3600:
+        if type(time_limit) is not int or not 0 <= time_limit <= 3600:
             raise ValueError("time_limit is seconds 0-3600, not %r" % (time_limit,))
+        capacity = getattr(self.storage, "capacity", None)
+        if type(capacity) is int and save.largest(rounds, size) > capacity:
+            raise ValueError("a %d-round match on %dx%d can need %d bytes; the storage holds %d"
+                             % (rounds, size, size, save.largest(rounds, size), capacity))
         if _TIDY:
             gc.collect()
-        seed = self._rng.bits()
-        match = Match(rounds, players, size, teams, tie, first, seed)
-        self._first_choice = None if record is not None else first  # for "play again"
-        if record is not None:
-            for cell in game.moves:
-                match.game.play(cell)
+        rng = self._rng
+        state = (rng._z, rng._w)  # a refused start must not move the random sequence either
+        try:
+            match = Match(rounds, players, size, teams, tie, first, rng.bits())
+            if record is not None:
+                for cell in game.moves:
+                    match.game.play(cell)
+        except (TypeError, ValueError) as error:
+            rng._z, rng._w = state
+            raise ValueError(str(error))
+        # Everything is checked: from here on nothing raises.
         kinds = seats if players > 1 else ("human", "human")
         self._begin_match(match, kinds, time_limit, self.settings.hints if hints is None else
                           bool(hints))
+        self._first_choice = None if record is not None else match.game.first if first \
+            is not None else None  # for "play again"
         self._save()
 
     def load_record(self, text, seats=None):
@@ -263,10 +290,9 @@ class App(Play, Rounds):
 
     def update(self, now_ms, events=()):
         """Advance to ``now_ms``, handle ``events`` ((key, pressed) pairs) and return the frame."""
-        if self._fresh:
-            self._fresh = False  # cues from loading the save are reported by the first update
-        elif self.cues:
-            self.cues = []
+        if self._reported:
+            # Cues raised between updates (loading the save, start()) are reported by this one.
+            del self.cues[:self._reported]
         try:
             now = int(now_ms)
         except (TypeError, ValueError, OverflowError):
@@ -290,6 +316,7 @@ class App(Play, Rounds):
         self._draw()
         if self._attract and self.cues:
             self.cues = []  # the attract mode plays silently
+        self._reported = len(self.cues)
         return self.frame
 
     def _event(self, event):
@@ -318,6 +345,8 @@ class App(Play, Rounds):
             self._release(key)
 
     def _advance(self, dt):
+        if self._save_flash:
+            self._save_flash = self._save_flash - dt if self._save_flash > dt else 0
         self._t += dt
         if self._t > 0x3FFFFFF:
             self._t = 0x3FFFFF  # keep ints small after days in one screen
@@ -442,7 +471,8 @@ class App(Play, Rounds):
             if kind == menu.P_PLAY:
                 try:
                     self._start_from_settings()
-                except ValueError:  # settings the rules refuse (Settings.fix prevents them)
+                except ValueError as error:  # settings the rules or the storage refuse
+                    self.error = str(error)
                     self.cues.append(CUE_ILLEGAL)
             else:
                 self._set_mode(SELFTEST)
@@ -459,55 +489,6 @@ class App(Play, Rounds):
         s = self.settings
         self.shades.configure(palette.PALETTES[1 if s.colour_blind else 0],
                               palette.BRIGHTNESS[s.brightness])
-
-    # -- saving ---------------------------------------------------------------------------
-
-    def _boot(self):
-        storage = self.storage
-        if storage is None:
-            return
-        try:
-            data = storage.load()
-        except Exception as error:  # a store that cannot load is reported like bad data
-            self._corrupt("storage failed to load: %s" % (error,))
-            return
-        try:
-            saved = None if data is None else save.decode(data, self.settings)
-        except Exception as error:  # corrupt or foreign data, or an illegal saved move
-            self._corrupt(str(error) or error.__class__.__name__)
-            return
-        if saved is not None:
-            match, kinds, time_limit, hints, history = saved
-            self._begin_match(match, kinds, time_limit, hints)
-            self._history = history
-            self.cues = []
-
-    def _corrupt(self, message):
-        self.error = message
-        self.settings = menu.Settings()
-        self.match = None
-        self._game = None
-        self._set_mode(ERROR)
-        self.cues.append(CUE_ERROR)
-        self._save()
-
-    def state_bytes(self):
-        """The bytes ``save`` would write now (settings and any match in progress)."""
-        if self._attract:
-            return save.encode(self.settings)
-        return save.encode(self.settings, self.match, self.kinds, self.time_limit, self.hints,
-                           self._first, self._history)
-
-    def _save(self):
-        self._dirty = False
-        if self.storage is None:
-            return
-        try:
-            data = self.state_bytes()
-            self.storage.save(data)
-            self.saves += 1
-        except Exception as error:
-            self.error = "storage failed to save: %s" % (error,)
 
     # -- drawing --------------------------------------------------------------------------
 
@@ -537,3 +518,7 @@ class App(Play, Rounds):
             screens.draw_selftest(frame, t, self._down)
         elif mode == ERROR:
             screens.draw_error(frame, shades, t)
+        if self._save_flash and self._save_flash // SAVE_ERROR_BLINK_MS % 2:
+            red = shades.get(palette.RED)
+            for cell in SAVE_ERROR_CELLS:
+                frame[cell] = red

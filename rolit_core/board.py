@@ -5,6 +5,9 @@ Cells are ints, row by row from the top-left: cell = row * size + column, so on 
 the same code runs on a microcontroller.
 """
 
+from .geometry import DIRECTIONS_OF as _DIRECTIONS_OF
+from .geometry import Geometry as _Geometry
+
 EMPTY = 0
 RED = 1
 YELLOW = 2
@@ -17,7 +20,6 @@ NAMES = ("empty", "red", "yellow", "green", "blue")
 SIZES = (8, 6, 4)
 
 _COLUMNS = "abcdefgh"
-_DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
 
 class IllegalMove(ValueError):
@@ -37,70 +39,34 @@ def colour_of(value):
     raise ValueError("not a colour: %r (use R, Y, G, B or 1-4)" % (value,))
 
 
-class _Geometry:
-    """Tables that depend only on the board size, built once per size and shared by all boards."""
-
-    def __init__(self, size):
-        self.size = size
-        self.cells = size * size
-        neighbours = []
-        rays = []
-        for cell in range(self.cells):
-            row, col = divmod(cell, size)
-            near = []
-            lines = []
-            for d in range(8):
-                dr, dc = _DIRECTIONS[d]
-                # Cells to the board's edge in this direction.
-                length = size
-                if dr:
-                    length = min(length, size - 1 - row if dr > 0 else row)
-                if dc:
-                    length = min(length, size - 1 - col if dc > 0 else col)
-                step = dr * size + dc
-                if length:
-                    # Seen from that neighbour, this cell lies in the opposite direction, 7 - d.
-                    near.append((cell + step) << 8 | 1 << (7 - d))
-                lines.append(tuple(range(cell + step, cell + step * (length + 1), step)))
-            neighbours.append(tuple(near))
-            rays.append(tuple(lines))
-        # neighbours[cell]: (neighbour << 8 | bit of the direction from the neighbour back to cell)
-        self.neighbours = tuple(neighbours)
-        # rays[cell][d]: the cells from cell outward in direction d, nearest first
-        self.rays = tuple(rays)
-        half = size // 2
-        top_left = (half - 1) * size + half - 1
-        # Red top-left, yellow top-right, blue bottom-left, green bottom-right.
-        self.start = ((top_left, RED), (top_left + 1, YELLOW),
-                      (top_left + size, BLUE), (top_left + size + 1, GREEN))
-
-
 _GEOMETRIES = {}
 
 
 def _geometry(size):
-    geometry = _GEOMETRIES.get(size)
+    # type() first: 8.0 and True compare equal to ints but are not sizes
+    geometry = _GEOMETRIES.get(size) if type(size) is int else None
     if geometry is None:
-        if size not in SIZES:
+        if type(size) is not int or size not in SIZES:
             raise ValueError("board size must be 8, 6 or 4, not %r" % (size,))
         geometry = _GEOMETRIES[size] = _Geometry(size)
     return geometry
 
 
-def _directions_of_masks():
-    # For each 8-bit mask of occupied neighbours, the directions that are set, so that move
-    # generation looks only along lines that start with a ball.
-    table = []
-    for mask in range(256):
-        table.append(tuple([d for d in range(8) if mask >> d & 1]))
-    return tuple(table)
-
-
-_DIRECTIONS_OF = _directions_of_masks()
+# Here, not at the top: notation.py takes the names above from this module.
+from . import notation as _notation  # noqa: E402
 
 
 class Board:
     """An N x N Rolit board (N = 8, 6 or 4), set up in the start position."""
+
+    # Position text and cell names: functions of notation.py, taken as methods (not inherited
+    # from a base class: on MicroPython every attribute store then searches one more class).
+    from_text = classmethod(_notation.from_text)
+    to_text = _notation.to_text
+    __repr__ = _notation.board_repr
+    __str__ = _notation.diagram
+    parse_cell = _notation.parse_cell
+    cell_name = _notation.cell_name
 
     def __init__(self, size=8):
         geometry = _geometry(size)
@@ -113,9 +79,9 @@ class Board:
         self._frontier = set()
         self._counts = [geometry.cells, 0, 0, 0, 0]
         # Undo trail of ints: for each move its turned cells as (cell << 3 | old colour),
-        # then one marker (turned count << 8 | cell).
-        self._trail = []
-        self._moves = []  # (cell << 3 | colour) per move played
+        # then one marker (turned count << 8 | cell). A whole game's mostly fits in 4 per cell.
+        self._trail = _reserved(4 * geometry.cells)
+        self._moves = _reserved(geometry.cells)  # (cell << 3 | colour) per move played
         # What the last legal_moves() learnt, so that play() need not scan again.
         self._version = 0
         self._known = -1  # version << 3 | colour of the scan
@@ -123,43 +89,7 @@ class Board:
         for cell, colour in geometry.start:
             self._put(cell, colour)
 
-    # -- construction and text -------------------------------------------------------------
-
-    @classmethod
-    def from_text(cls, text):
-        """A board from position text such as ``"......../.../...RY.../..."`` (rows top to bottom)."""
-        if not isinstance(text, str):
-            raise ValueError("position text must be a string")
-        text = text.strip()
-        # Rows are separated by "/"; one row per line is accepted too.
-        rows = text.split("/") if "/" in text else text.split()
-        size = len(rows)
-        if size not in SIZES:
-            raise ValueError("position text has %d rows; it needs 8, 6 or 4 separated by '/'" % size)
-        board = cls(size)
-        for cell, _ in board._geo.start:
-            board._take(cell)
-        for r in range(size):
-            row = rows[r].strip()
-            if len(row) != size:
-                raise ValueError("row %d has %d cells, expected %d" % (r + 1, len(row), size))
-            for c in range(size):
-                colour = LETTERS.find(row[c].upper())
-                if colour < 0:
-                    raise ValueError("row %d column %s: %r is not one of . R Y G B"
-                                     % (r + 1, _COLUMNS[c], row[c]))
-                if colour:
-                    board._put(r * size + c, colour)
-        return board
-
-    def to_text(self):
-        """The position text: rows top to bottom, ``/`` between them, ``.RYGB`` per cell."""
-        size = self.size
-        cells = self._cells
-        rows = []
-        for r in range(size):
-            rows.append("".join([LETTERS[cells[i]] for i in range(r * size, r * size + size)]))
-        return "/".join(rows)
+    # -- copies and comparison ---------------------------------------------------------------
 
     def copy(self):
         """An independent board in the same position, with the same undo history."""
@@ -173,11 +103,15 @@ class Board:
         other._version = 0
         other._known = -1
         other._known_capture = False
-        other._trail = list(self._trail)
-        other._moves = list(self._moves)
+        cells = self._geo.cells
+        # Room for a search to play on from here.
+        other._trail = _reserved(max(4 * cells, len(self._trail) + 2 * cells), self._trail)
+        other._moves = _reserved(cells, self._moves)
         return other
 
     def __getitem__(self, cell):
+        if type(cell) is not int:
+            raise TypeError("cells are ints, not %r" % (cell,))
         if not 0 <= cell < self._geo.cells:
             raise IndexError("no cell %r on a %dx%d board" % (cell, self.size, self.size))
         return self._cells[cell]
@@ -193,42 +127,6 @@ class Board:
 
     def __hash__(self):
         return hash(bytes(self._cells))
-
-    def __repr__(self):
-        return "Board.from_text(%r)" % self.to_text()
-
-    def __str__(self):
-        size = self.size
-        lines = []
-        for r in range(size):
-            row = [LETTERS[self._cells[r * size + c]] for c in range(size)]
-            lines.append("%d %s" % (r + 1, " ".join(row)))
-        lines.append("  " + " ".join(_COLUMNS[:size]))
-        return "\n".join(lines)
-
-    # -- cell names ------------------------------------------------------------------------
-
-    def parse_cell(self, name):
-        """The cell for a name like ``"c3"`` (column letter, then row number from the top)."""
-        if not isinstance(name, str):
-            raise ValueError("a cell name must be a string like 'c3', not %r" % (name,))
-        text = name.strip().lower()
-        size = self.size
-        if len(text) != 2:
-            raise ValueError("%r is not a cell name like 'c3'" % (name,))
-        col = _COLUMNS.find(text[0])
-        row = "12345678".find(text[1])
-        if not 0 <= col < size or not 0 <= row < size:
-            raise ValueError("%r is not a cell of a %dx%d board (a1-%s%d)"
-                             % (name, size, size, _COLUMNS[size - 1], size))
-        return row * size + col
-
-    def cell_name(self, cell):
-        """The name of a cell, ``"c3"`` for the third column of the third row."""
-        if not isinstance(cell, int) or not 0 <= cell < self._geo.cells:
-            raise ValueError("no cell %r on a %dx%d board" % (cell, self.size, self.size))
-        row, col = divmod(cell, self.size)
-        return _COLUMNS[col] + str(row + 1)
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -322,7 +220,7 @@ class Board:
     def is_legal(self, cell, colour):
         """True if ``colour`` may play ``cell`` now."""
         _check_colour(colour)
-        if not isinstance(cell, int) or cell not in self._frontier:
+        if type(cell) is not int or cell not in self._frontier:
             return False
         return self._captures_from(cell, colour) or not self.has_capture(colour)
 
@@ -333,7 +231,8 @@ class Board:
         ascending. Raises ``IllegalMove`` (and changes nothing) if the rules forbid the move."""
         if type(colour) is not int or not RED <= colour <= BLUE:
             _check_colour(colour)
-        if cell not in self._frontier:
+        # type() first: 18.0 and True hash like ints and would pass the frontier test
+        if type(cell) is not int or cell not in self._frontier:
             cell = self._resolve(cell)
         turned = self._turned(cell, colour)
         if not turned and self.has_capture(colour):
@@ -351,7 +250,7 @@ class Board:
                 raise IllegalMove(str(error))
             if cell in self._frontier:
                 return cell
-        if not isinstance(cell, int) or isinstance(cell, bool) or not 0 <= cell < self._geo.cells:
+        if type(cell) is not int or not 0 <= cell < self._geo.cells:
             raise IllegalMove("no cell %r on a %dx%d board" % (cell, self.size, self.size))
         if self._cells[cell]:
             raise IllegalMove("%s is taken" % self.cell_name(cell))
@@ -401,22 +300,28 @@ class Board:
 
     def undo(self):
         """Take back the last move. Returns its cell. Raises ``ValueError`` if there is none."""
-        if not self._moves:
+        moves = self._moves
+        if not moves:
             raise ValueError("no move to undo")
-        self._moves.pop()
         trail = self._trail
-        marker = trail.pop()
+        end = len(trail) - 1
+        marker = trail[end]
         cell = marker & 0xFF
         colour = self._cells[cell]
         self._take(cell)
         cells = self._cells
         counts = self._counts
-        for _ in range(marker >> 8):
-            entry = trail.pop()
+        start = end - (marker >> 8)
+        for k in range(start, end):
+            entry = trail[k]
             old = entry & 7
             cells[entry >> 3] = old
             counts[old] += 1
             counts[colour] -= 1
+        # Slices, not pop(): MicroPython halves a list's block when a pop leaves it less than
+        # half full, and the list would grow into a new block again on the next moves.
+        del trail[start:]
+        del moves[len(moves) - 1:]
         return cell
 
     def _captures_from(self, cell, colour):
@@ -443,9 +348,11 @@ class Board:
         near = self._near
         cells = self._cells
         frontier = self._frontier
-        for entry in self._geo.neighbours[cell]:
-            other = entry >> 8
-            near[other] |= entry & 0xFF
+        lines = self._geo.rays[cell]
+        for d in _DIRECTIONS_OF[self._geo.onboard[cell]]:
+            other = lines[d][0]
+            # Seen from that neighbour, this cell lies in the opposite direction, 7 - d.
+            near[other] |= 128 >> d
             if not cells[other]:
                 frontier.add(other)
 
@@ -457,17 +364,28 @@ class Board:
         self._version = (self._version + 1) & 0xFFFFFF
         near = self._near
         frontier = self._frontier
-        for entry in self._geo.neighbours[cell]:
-            other = entry >> 8
-            near[other] ^= entry & 0xFF  # the bit is set: this cell held a ball
+        lines = self._geo.rays[cell]
+        for d in _DIRECTIONS_OF[self._geo.onboard[cell]]:
+            other = lines[d][0]
+            near[other] ^= 128 >> d  # the bit is set: this cell held a ball
             if not near[other]:
                 frontier.discard(other)
         if near[cell]:
             frontier.add(cell)
 
     def _check_cell(self, cell):
-        if not isinstance(cell, int) or not 0 <= cell < self._geo.cells:
+        if type(cell) is not int or not 0 <= cell < self._geo.cells:
             raise ValueError("no cell %r on a %dx%d board" % (cell, self.size, self.size))
+
+
+def _reserved(room, items=()):
+    """A list of ``items`` with room for ``room`` of them. On MicroPython ``del items[:]`` keeps
+    the list's block, so appending up to ``room`` never moves it: a list that grows is copied to
+    a block twice the size each time, and the blocks left behind split a board's heap."""
+    reserved = [0] * room
+    del reserved[:]
+    reserved.extend(items)
+    return reserved
 
 
 def _check_colour(colour):

@@ -1,7 +1,7 @@
 """A game of Rolit (seats, turn order, scores, records) and a match over several rounds."""
 
-from .board import (BLUE, COLOURS, GREEN, LETTERS, NAMES, RED, YELLOW, Board, IllegalMove,
-                    colour_of)
+from .board import (_COLUMNS, BLUE, COLOURS, GREEN, LETTERS, NAMES, RED, YELLOW, Board,
+                    IllegalMove, colour_of)
 from .rng import Random, fresh_seed
 
 TIE_RULES = ("shared", "none")
@@ -89,6 +89,8 @@ class Game:
 
     def seat_of(self, colour):
         """The seat playing ``colour``, or ``None`` for a neutral colour."""
+        if type(colour) is not int:
+            return None  # True == 1 would otherwise find red's seat
         for seat in range(len(self.seat_colours)):
             if colour in self.seat_colours[seat]:
                 return seat
@@ -96,7 +98,7 @@ class Game:
 
     def next_colour(self, colour):
         """The colour that plays after ``colour``."""
-        if colour not in self.colours:
+        if type(colour) is not int or colour not in self.colours:
             raise ValueError("%r is not a colour in play" % (colour,))
         return self._after[colour]
 
@@ -172,9 +174,12 @@ class Game:
             "First: %s" % NAMES[self.first],
             "",
         ]
+        size = self.size
         number = 1
-        for cell, colour in board.moves:
-            lines.append("%d. %s %s" % (number, LETTERS[colour], board.cell_name(cell)))
+        for move in board._moves:  # cell << 3 | colour: no list of pairs, one string per line
+            cell = move >> 3
+            lines.append("%d. %s %s%d" % (number, LETTERS[move & 7], _COLUMNS[cell % size],
+                                          cell // size + 1))
             number += 1
         if self._over:
             scores = self.scores()
@@ -183,113 +188,30 @@ class Game:
                 parts.append("%s %d" % ("+".join([LETTERS[c] for c in self.seat_colours[seat]]),
                                         scores[seat]))
             lines.append("# Result: " + ", ".join(parts))
-        return "\n".join(lines) + "\n"
+        # The closing newline from an empty last line: the text is made in one piece, not copied
+        # again to add it (on a board the heap may have just one gap that big).
+        lines.append("")
+        return "\n".join(lines)
 
     @classmethod
     def from_record(cls, text):
-        """Replay a record made by ``record()`` (or by hand). Every move is checked; an error names
-        the first bad ply."""
-        header, moves = parse_record(text)
-        if "first" not in header:
-            if not moves or moves[0][1] is None:
-                raise ValueError("record header: no 'First:' colour")
-            header["first"] = colour_of(moves[0][1])
-        try:
-            game = cls(players=header.get("players", 2), size=header.get("size", 8),
-                       first=header.get("first"), teams=header.get("teams", False),
-                       tie=header.get("tie", "shared"), seed=0)
-        except ValueError as error:
-            raise ValueError("record header: %s" % error)
-        replay(game, moves)
-        return game
+        """Replay a record made by ``record()`` (or by hand). Every move is checked as it is
+        read; reading stops at the first error, which names its ply and line. Text longer than
+        ``MAX_RECORD_CHARS`` is refused at once. (The reading is in :mod:`rolit_core.record`,
+        loaded on first use: the device never reads records.)"""
+        from .record import read
+
+        return read(cls, text)
 
 
-def replay(game, moves):
-    """Play ``moves`` ((line, colour letter or None, cell name) triples) on ``game``."""
-    ply = 0
-    for line, letter, name in moves:
-        ply += 1
-        where = "ply %d (line %d, %s)" % (ply, line, name)
-        if game.over:
-            raise IllegalMove("%s: the game is already over" % where)
-        if letter is not None and colour_of(letter) != game.turn:
-            raise IllegalMove("%s: it is %s's turn, not %s's"
-                              % (where, NAMES[game.turn], NAMES[colour_of(letter)]))
-        try:
-            cell = game.board.parse_cell(name)
-        except ValueError as error:
-            raise ValueError("%s: %s" % (where, error))
-        try:
-            game.play(cell)
-        except IllegalMove as error:
-            raise IllegalMove("%s: %s" % (where, error))
+def __getattr__(name):
+    """The record reader's names (``parse_record``, ``replay``, ``MAX_RECORD_CHARS``), from
+    :mod:`rolit_core.record` on first use."""
+    if name in ("parse_record", "replay", "MAX_RECORD_CHARS"):
+        from . import record
 
-
-_HEADER_KEYS = ("size", "players", "teams", "tie", "first", "seed", "rounds", "round")
-
-
-def parse_record(text):
-    """Split a record into its header (a dict) and its moves. Raises ``ValueError`` on bad text."""
-    if not isinstance(text, str):
-        raise ValueError("a record must be text")
-    header = {}
-    moves = []
-    number = 0
-    for raw in text.split("\n"):
-        number += 1
-        hash_at = raw.find("#")
-        line = (raw if hash_at < 0 else raw[:hash_at]).strip()
-        if not line:
-            continue
-        colon = line.find(":")
-        if colon > 0 and line[:colon].strip().lower() in _HEADER_KEYS:
-            if moves:
-                raise ValueError("line %d: header line after the moves" % number)
-            key = line[:colon].strip().lower()
-            header[key] = _header_value(key, line[colon + 1:].strip(), number)
-            continue
-        if colon >= 0:
-            # Other headers (Event:, Date:, Result: ...) are kept by people and other programs:
-            # skip them before the moves, refuse them among the moves.
-            if moves or colon == 0:
-                raise ValueError("line %d: %r is neither a header nor moves" % (number, line))
-            continue
-        letter = None
-        for token in line.replace(",", " ").split():
-            if token[-1] == "." and token[:-1].isdigit():
-                continue  # a move number
-            if len(token) == 1 and token.upper() in "RYGB":
-                letter = token.upper()
-                continue
-            moves.append((number, letter, token))
-            letter = None
-        if letter is not None:
-            raise ValueError("line %d: colour %s without a move" % (number, letter))
-    return header, moves
-
-
-def _header_value(key, value, number):
-    low = value.lower()
-    if key == "size" and len(low) == 3 and low[1] == "x" and low[0] == low[2]:
-        value = low[0]  # "8x8"
-    if key in ("size", "players", "seed", "rounds", "round"):
-        if not (value.isdigit() or (value[:1] == "-" and value[1:].isdigit())):
-            raise ValueError("line %d: %s must be a number, not %r" % (number, key, value))
-        return int(value)
-    if key == "teams":
-        if low in ("yes", "true", "1", "on"):
-            return True
-        if low in ("no", "false", "0", "off"):
-            return False
-        raise ValueError("line %d: teams must be yes or no, not %r" % (number, value))
-    if key == "first":
-        try:
-            return colour_of(value)
-        except ValueError as error:
-            raise ValueError("line %d: %s" % (number, error))
-    if low not in TIE_RULES:
-        raise ValueError("line %d: tie must be shared or none, not %r" % (number, value))
-    return low
+        return getattr(record, name)
+    raise AttributeError(name)
 
 
 class Match:
@@ -298,8 +220,10 @@ class Match:
 
     def __init__(self, rounds=3, players=2, size=8, teams=False, tie="shared", first=None,
                  seed=None):
-        if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 1:
+        if type(rounds) is not int or rounds < 1:
             raise ValueError("rounds must be a whole number of at least 1, not %r" % (rounds,))
+        if type(players) is not int:
+            raise ValueError("players must be 1, 2, 3 or 4, not %r" % (players,))
         self.rounds = rounds
         self.players = players
         self.size = size

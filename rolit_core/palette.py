@@ -20,7 +20,7 @@ ORANGE = 6
 NORMAL = (
     (0, 0, 0),
     (255, 0, 0),
-    (255, 170, 0),
+    (255, 220, 0),     # yellow: with less green it reads as orange, on LEDs and screens
     (0, 255, 0),
     (0, 60, 255),
     (200, 200, 200),

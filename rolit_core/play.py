@@ -8,7 +8,7 @@ that each module stays small enough to compile on a board.
 
 from . import palette
 from .events import (BACK, CUE_CAPTURE, CUE_ILLEGAL, CUE_PLACE, CUE_TICK, CUE_TIMEOUT, DOWN,
-                     LEFT, RIGHT, SELECT, UP)
+                     LEFT, PLAY, RIGHT, SELECT, UP)
 
 # Play phases
 INPUT = 0    # a human chooses a cell
@@ -27,6 +27,7 @@ PLACE_MS = 300          # new ball alone, before the first captured balls turn
 FLIP_MS = 180           # between steps of turning balls
 SETTLE_MS = 250         # after the last step
 HURRY_MS = 5000         # the last seconds of a time limit: ticks and a fast cursor
+CLOCK_SAVE_MS = 10000   # a running countdown is saved this often (and when paused)
 ATTRACT_SPEED = 2       # the attract mode's animations run this much faster
 
 
@@ -49,6 +50,22 @@ RING = _ring()  # the 28 border pixels clockwise from the top-left: countdown an
 class Play:
     """Play-mode behaviour of ``App`` (a mixin; see the module docstring)."""
 
+    _illegal = None  # why the last SELECT was refused (set on the instance when one is)
+
+    @property
+    def illegal_reason(self):
+        """Why the last move attempt was refused, in words (the rules' ``IllegalMove`` text,
+        e.g. "b2 does not touch a ball"); None once the cursor moves or a move is played."""
+        return self._illegal
+
+    @property
+    def thinker(self):
+        """The computer player thinking for the side to move (its ``nodes`` and ``thinking``
+        tell how far it got), or None while a human chooses or a move is shown."""
+        if self._mode != PLAY or self._phase != THINK:
+            return None
+        return self._ai
+
     def _sync(self):
         board = self._game.board
         shown = self._shown
@@ -57,8 +74,11 @@ class Play:
 
     def _begin_turn(self):
         game = self._game
+        keep = self._keep_clock
+        self._keep_clock = False
         self._preview = False
         self._flash = 0
+        self._illegal = None
         self._pt = 0
         self._ai = None
         self._ai_cell = None
@@ -75,7 +95,9 @@ class Play:
         kind = self.kinds[game.seat_of(game.turn)]
         if kind == "human":
             self._phase = INPUT
-            self._clock = self.time_limit * 1000
+            # A paused or restored turn goes on with the time it had left.
+            if not keep or not 0 < self._clock <= self.time_limit * 1000:
+                self._clock = self.time_limit * 1000
             self._cursor = self._nearest_legal(self._cursor)
         else:
             self._phase = THINK
@@ -121,6 +143,7 @@ class Play:
             self._cursor = row * size + col
             self._preview = False  # moving away cancels a preview
             self._flash = 0
+            self._illegal = None
         elif key == SELECT:
             if self._legal[self._cursor]:
                 self._preview = True
@@ -128,8 +151,18 @@ class Play:
             else:
                 self._flash = FLASH_MS
                 self.cues.append(CUE_ILLEGAL)
+                self._illegal = self._refusal(self._cursor)
         elif key == BACK:
             self._preview = False
+
+    def _refusal(self, cell):
+        # The rules' own words: play the cell on a copy (only on a refused press, so rare).
+        game = self._game
+        try:
+            game.board.copy().play(cell, game.turn)
+        except ValueError as error:  # IllegalMove is a ValueError
+            return str(error)
+        return None
 
     def _set_preview(self):
         cells = self._preview_cells
@@ -155,8 +188,12 @@ class Play:
                     self._clock = 0
                     self.cues.append(CUE_TIMEOUT)
                     self._commit(self._rng.choice(self._legal_list), 2)
-                elif self._clock <= HURRY_MS and (before - 1) // 1000 != (self._clock - 1) // 1000:
-                    self.cues.append(CUE_TICK)
+                else:
+                    if self._clock <= HURRY_MS and (before - 1) // 1000 != (self._clock - 1) // 1000:
+                        self.cues.append(CUE_TICK)
+                    if (before - 1) // CLOCK_SAVE_MS != (self._clock - 1) // CLOCK_SAVE_MS \
+                            and not self._attract:
+                        self._save()  # so that a power cut cannot give the move its time back
         elif phase == THINK:
             if self._ai_cell is None:
                 self._ai_cell = self._think()
@@ -196,6 +233,7 @@ class Play:
         self._pt = 0
         self._steps_done = -1
         self._preview = False
+        self._illegal = None
         self._lead = (0, SHOW_MS, TIMEOUT_SHOW_MS)[how]
         if how == 0:
             self._cursor = cell

@@ -9,7 +9,7 @@ from . import screens
 from .events import (BACK, CUE_ILLEGAL, CUE_TICK, CUE_UNDO, CUE_WIN, DOWN, LEFT, MATCH_END, MENU,
                      PAUSE, PLAY, RIGHT, ROUND_END, SELECT, TABLE, UP)
 from .game import Game, Match
-from .screens import POUR_MS
+from .screens import FINAL_MS, POUR_MS
 
 ATTRACT_END_MS = 5000   # the attract mode shows the scores this long
 
@@ -27,6 +27,7 @@ class Rounds:
         self._pause_item = 0
         self._set_mode(PAUSE)
         self.cues.append(CUE_TICK)
+        self._save()  # the time left of the move, should the power go during the pause
 
     def _undo_count(self):
         """How many moves the pause menu's undo takes back (0: nothing to undo)."""
@@ -67,16 +68,18 @@ class Rounds:
                 for _ in range(count):
                     self._game.undo()
                 self.cues.append(CUE_UNDO)
+                self._resume(False)
                 self._save()
-                self._resume()
             elif item == 2:
                 self._restart_round()
             else:
                 self._quit()
 
-    def _resume(self):
+    def _resume(self, keep_clock=True):
         self._set_mode(PLAY)
         self._sync()
+        # The same turn goes on with the time it had left: a pause does not restart it.
+        self._keep_clock = keep_clock
         self._begin_turn()
 
     def _restart_round(self):
@@ -115,8 +118,10 @@ class Rounds:
                 self._t = screens.pour_ms(self._scores)
                 if self._winners:
                     self.cues.append(CUE_WIN)
-            elif self._t // (POUR_MS * 4) != (self._t - dt) // (POUR_MS * 4):
-                self.cues.append(CUE_TICK)
+            elif self._t >= FINAL_MS:  # a tick every four balls poured
+                poured = self._t - FINAL_MS
+                if poured // (POUR_MS * 4) != (poured - dt) // (POUR_MS * 4):
+                    self.cues.append(CUE_TICK)
         elif self._attract and self._t >= screens.pour_ms(self._scores) + ATTRACT_END_MS:
             self._start_attract()
 

@@ -7,8 +7,10 @@ Each ``draw_*`` function paints into a cleared 64-entry frame list, using ``shad
 
 from . import font, palette
 
+FINAL_MS = 2000         # the round's final board stays this long before the bars
 POUR_MS = 40            # per ball counted into the round-end bars
 WIN_FLASH_MS = 250      # winners' bars and the newest won round blink this fast
+WIN_DIM = 90            # a winner's bar blinks down to this level, never off
 
 # Round-end bars and the rounds table: the matrix columns of each seat, by number of seats
 BAR_COLUMNS = (None, None, ((1, 2), (5, 6)), ((0, 1), (3, 4), (6, 7)),
@@ -69,17 +71,26 @@ def draw_pause(frame, shades, item, can_undo):
 
 
 def pour_ms(scores):
-    """How long the round-end bars take to fill."""
+    """How long the round end takes to show the final board and fill the bars."""
     best = 0
     for score in scores:
         if score > best:
             best = score
-    return best * POUR_MS
+    return FINAL_MS + best * POUR_MS
 
 
 def draw_bars(frame, shades, game, scores, winners, t):
-    """Balls poured into one bar per seat (a seat's two colours stacked), the tallest bar the
-    full height; once full, the winners' bars blink."""
+    """The final board for ``FINAL_MS``; then balls poured into one bar per seat (a seat's two
+    colours stacked), the tallest bar the full height; once full, the winners' bars blink
+    between full and dim (never off, so every bar stays readable)."""
+    if t < FINAL_MS:
+        board = game.board
+        size = game.size
+        off = (8 - size) // 2
+        for cell in range(size * size):
+            if board[cell]:
+                frame[(cell // size + off) * 8 + cell % size + off] = shades.get(board[cell])
+        return
     seats = game.seat_colours
     columns = BAR_COLUMNS[len(seats)]
     best = 1
@@ -87,11 +98,10 @@ def draw_bars(frame, shades, game, scores, winners, t):
         if score > best:
             best = score
     full = pour_ms(scores)
-    counted_all = t // POUR_MS
+    counted_all = (t - FINAL_MS) // POUR_MS
     flash_off = t >= full and (t - full) // WIN_FLASH_MS % 2 == 1
     for seat in range(len(seats)):
-        if flash_off and seat in winners:
-            continue
+        dim = flash_off and seat in winners
         colours = seats[seat]
         counted = scores[seat] if counted_all > scores[seat] else counted_all
         units = counted * 8 * 256 // best   # bar height in 1/256 pixels
@@ -101,6 +111,8 @@ def draw_bars(frame, shades, game, scores, winners, t):
             if fill <= 0:
                 break
             level = 255 if fill >= 256 else (fill if fill > 40 else 40)
+            if dim:
+                level = level * WIN_DIM // 255
             colour = colours[0]
             if len(colours) > 1 and p * best // 8 >= first_count:
                 colour = colours[1]

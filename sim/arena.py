@@ -44,8 +44,8 @@ def load(spec, seed):
     name, _, options = rest.partition(":")
     try:
         module = importlib.import_module(module_name)
-    except ImportError as error:
-        raise SpecError("cannot import %s: %s" % (module_name, error))
+    except Exception as error:  # not found, a relative name like "..x", a bot that fails to load
+        raise SpecError("cannot import %r for player %r: %s" % (module_name, spec, error))
     function = getattr(module, name, None)
     if not callable(function):
         raise SpecError("%s has no function %r" % (module_name, name))
@@ -219,8 +219,23 @@ def run(specs, games, size=8, teams=False, tie="shared", seed=1, jobs=1, out=sys
     return rows
 
 
+class _Parser(argparse.ArgumentParser):
+    """Argument errors in one line (argparse's default puts the whole usage before it)."""
+
+    def error(self, message):
+        self.exit(2, "%s: error: %s (--help lists the options)\n" % (self.prog, message))
+
+
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m sim.arena", description=__doc__.split("\n")[0])
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C: no traceback, the usual status
+        sys.stderr.write("\n")
+        return 130
+
+
+def _main(argv):
+    parser = _Parser(prog="python -m sim.arena", description=__doc__.split("\n")[0])
     parser.add_argument("--players", required=True,
                         help="comma-separated: easy, medium, hard, expert or module:function")
     parser.add_argument("--games", type=int, default=100)
@@ -234,8 +249,10 @@ def main(argv=None):
     specs = [s.strip() for s in args.players.split(",") if s.strip()]
     if not 2 <= len(specs) <= 4:
         parser.error("give 2, 3 or 4 players")
-    if args.games < 1:
-        parser.error("--games must be at least 1")
+    if not 1 <= args.games <= 1000000:
+        parser.error("--games must be 1-1000000, not %d" % args.games)
+    if not 1 <= args.jobs <= 64:
+        parser.error("--jobs must be 1-64, not %d" % args.jobs)
     try:
         run(specs, args.games, args.size, args.teams, args.tie, args.seed, max(1, args.jobs),
             opening=max(0, args.opening))

@@ -9,8 +9,15 @@ only), a starter ``settings.toml`` for the preset (never over an existing one: a
 ``ROLIT_`` line gets the starter appended, one with them is left alone), and into ``PATH/lib/`` the
 CircuitPython libraries the game needs, taken from the pinned pip packages installed with
 ``make setup`` (nothing of theirs is kept in this repository). Files that are already identical
-are not written again (every write to CIRCUITPY restarts the board); stale ``.py``/``.mpy`` files
-in the game's own folders are removed. ``--dry-run`` only prints what would be done.
+are not written again (every write to CIRCUITPY restarts the board).
+
+The drive is the user's: the deploy never writes through a link nor outside PATH, and never
+deletes a file it did not write. What it wrote is listed, with a checksum, in ``PATH/`` +
+``MANIFEST``; a later deploy removes a file of that list the game no longer has only if it is
+unchanged. Every file is written to a temporary name and renamed over the old one, so a write
+that fails (a full drive, an unplugged board) leaves the last good copy. Everything is checked
+before the first write, and ``--dry-run`` runs the same checks: a problem is one line on stderr
+and exit status 1, with nothing written.
 
 Libraries built into CircuitPython (``adafruit_pixelbuf``, ``keypad``, ``analogio``, ``pwmio``,
 ``microcontroller``, ``supervisor``) are not copied. The other route, with compiled ``.mpy``
@@ -19,6 +26,7 @@ files matched to the board's CircuitPython version: ``pip install circup`` then
 """
 
 import argparse
+import hashlib
 import importlib.metadata
 import os
 import sys
@@ -29,10 +37,12 @@ PRESETS = ("pico", "pico_w", "feather_rp2040", "blinka_pi")
 # Pip distribution -> the modules of it the device imports (lib/ on the board).
 LIBRARIES = (("adafruit-circuitpython-neopixel", ("neopixel.py",)),)
 RUN_FIRST = ("code.txt",)  # CircuitPython runs these instead of code.py if present
+MANIFEST = ".rolit-deploy"  # what the deploy wrote: "sha256 relative/path" per line
+TEMPORARY = ".deploy-tmp"  # suffix of a file being written
 
 
 class DeployError(Exception):
-    """Something that stops the deploy (no such folder, a library not installed)."""
+    """Something that stops the deploy (no such folder, a library not installed, a link)."""
 
 
 def _read(path):
@@ -45,6 +55,10 @@ def _same(path, data):
         return _read(path) == data
     except OSError:
         return False
+
+
+def _digest(data):
+    return hashlib.sha256(data).hexdigest()
 
 
 def library_files():
@@ -76,39 +90,135 @@ def _sources(package):
     return found
 
 
+def read_manifest(dest):
+    """``{relative path: sha256}`` of the files an earlier deploy wrote (empty if none)."""
+    path = os.path.join(dest, MANIFEST)
+    if os.path.islink(path) or os.path.isdir(path):
+        raise DeployError("%s is not the deploy's own list (a link or a folder): move it away"
+                          % path)
+    try:
+        text = _read(path).decode("utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeError) as error:
+        raise DeployError("cannot read %s: %s" % (path, error))
+    found = {}
+    for line in text.splitlines():
+        digest, _, relative = line.strip().partition(" ")
+        if len(digest) == 64 and relative and not line.startswith("#"):
+            found[relative] = digest
+    return found
+
+
+def _check_place(dest, relative, folder=False):
+    """Refuse a target that is, or lies under, a link, or that is the wrong kind of entry
+    (a folder where a file goes, or a file where a folder goes)."""
+    parts = relative.split("/")
+    path = dest
+    for i, part in enumerate(parts):
+        path = os.path.join(path, part)
+        last = i == len(parts) - 1
+        if os.path.islink(path):
+            raise DeployError("%s is a link (to %s): the deploy never writes through links; "
+                              "remove it first" % (path, os.readlink(path)))
+        if not os.path.exists(path):
+            return
+        if (not last or folder) and not os.path.isdir(path):
+            raise DeployError("%s is a file, but the game needs a folder there: move it away"
+                              % path)
+        if last and not folder and os.path.isdir(path):
+            raise DeployError("%s is a folder, but the game needs a file there: move it away"
+                              % path)
+        if last and not folder and not os.path.isfile(path):
+            raise DeployError("%s is not a regular file (a device, a pipe...): move it away"
+                              % path)
+
+
+def _inside(relative):
+    """Whether a manifest's path names a place inside DEST (a hand-edited or foreign manifest
+    must not make the deploy delete anything elsewhere)."""
+    parts = relative.split("/")
+    return not (os.path.isabs(relative) or "\\" in relative or ":" in relative
+                or any([part in ("", ".", "..") for part in parts]))
+
+
+def _check_dest(dest):
+    if os.path.exists(dest) and not os.path.isdir(dest):
+        raise DeployError("%s is a file, not a folder or a CIRCUITPY drive" % dest)
+    if os.path.isdir(dest):
+        if not os.access(dest, os.W_OK | os.X_OK):
+            raise DeployError("%s is read-only (a drive mounted read-only, or a boot.py that "
+                              "keeps CIRCUITPY for the board)" % dest)
+        return
+    parent = os.path.dirname(os.path.abspath(dest))
+    if not os.path.isdir(parent):
+        raise DeployError("%s does not exist (is the CIRCUITPY drive mounted?)" % dest)
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise DeployError("cannot create %s: %s is read-only" % (dest, parent))
+
+
 def plan(dest, preset="pico"):
     """The actions that deploy to ``dest``: a list of ``(action, target path, data, note)``
-    with action ``"write"``, ``"same"``, ``"keep"``, ``"append"``, ``"remove"`` or ``"warn"``."""
+    with action ``"write"``, ``"same"``, ``"keep"``, ``"append"``, ``"remove"`` or ``"warn"``.
+    Raises ``DeployError`` for anything that would make the deploy fail or harm the drive."""
     if preset not in PRESETS:
         raise DeployError("unknown preset %r (use %s)" % (preset, ", ".join(PRESETS)))
-    if not os.path.isdir(dest):
-        parent = os.path.dirname(os.path.abspath(dest))
-        if not os.path.isdir(parent):
-            raise DeployError("%s does not exist (is the CIRCUITPY drive mounted?)" % dest)
+    _check_dest(dest)
+    for folder in ("lib",) + PACKAGES:
+        _check_place(dest, folder, folder=True)
+    manifest = read_manifest(dest)
     actions = []
+    wanted = set()
 
     def put(relative, data, note=""):
+        _check_place(dest, relative)
+        wanted.add(relative)
         target = os.path.join(dest, relative)
         actions.append(("same" if _same(target, data) else "write", target, data, note))
 
     put("code.py", _read(os.path.join(ROOT, "code.py")))
     for package in PACKAGES:
-        wanted = set()
         for relative, source in _sources(package):
-            wanted.add(os.path.basename(relative))
             put(relative, _read(source))
+    for dist_name, version, name, source in library_files():
+        put("lib/" + name, _read(source), "%s %s" % (dist_name, version))
+    # What an earlier deploy wrote and the game no longer has: removed if unchanged.
+    for relative in sorted(manifest):
+        if relative in wanted or not _inside(relative):
+            continue
+        path = os.path.join(dest, relative)
+        try:
+            _check_place(dest, relative)
+        except DeployError:
+            actions.append(("keep", path, None, "a link or a folder now: left as it is"))
+            continue
+        if not os.path.isfile(path):
+            continue  # already gone
+        if _digest(_read(path)) != manifest[relative]:
+            actions.append(("keep", path, None, "changed since the deploy wrote it: left as "
+                            "it is"))
+        else:
+            actions.append(("remove", path, None, "stale: the game no longer has it"))
+    # Modules in the game's folders that the deploy never wrote: the user's, never deleted.
+    for package in PACKAGES:
         folder = os.path.join(dest, package)
         if os.path.isdir(folder):
             for name in sorted(os.listdir(folder)):
-                if (name.endswith(".py") or name.endswith(".mpy")) and name not in wanted:
-                    actions.append(("remove", os.path.join(folder, name), None, "stale"))
-    for dist_name, version, name, source in library_files():
-        put("lib/" + name, _read(source), "%s %s" % (dist_name, version))
+                relative = package + "/" + name
+                if (name.endswith(".py") or name.endswith(".mpy")) and \
+                        relative not in wanted and relative not in manifest:
+                    actions.append(("keep", os.path.join(folder, name), None,
+                                    "not written by the deploy: left as it is (delete it if it "
+                                    "is an old copy of the game's)"))
 
+    _check_place(dest, "settings.toml")
     starter = _read(os.path.join(ROOT, "hardware", "settings", preset + ".toml"))
     settings = os.path.join(dest, "settings.toml")
     if os.path.exists(settings):
-        text = _read(settings)
+        try:
+            text = _read(settings)
+        except OSError as error:
+            raise DeployError("cannot read %s: %s" % (settings, error.strerror or error))
         if b"ROLIT_" in text:
             actions.append(("keep", settings, None, "yours: left as it is"))
         else:
@@ -127,6 +237,10 @@ def plan(dest, preset="pico"):
         actions.append(("warn", os.path.join(dest, "boot_out.txt"), None,
                         "CircuitPython %d.%d is too old: settings.toml needs 8.0 or later"
                         % version))
+    for action, target, _, _ in actions:
+        if action in ("write", "append"):
+            _check_place(dest, os.path.relpath(target, dest).replace(os.sep, "/") + TEMPORARY)
+    _check_place(dest, MANIFEST)
     return actions
 
 
@@ -147,19 +261,60 @@ def circuitpython_version(dest):
         return None
 
 
-def apply(actions):
-    """Carry out a plan; returns the number of bytes written."""
+def _write(target, data):
+    """``data`` into ``target`` through a temporary file renamed over it: a failed write
+    leaves the old file as it was. Never follows a link."""
+    temporary = target + TEMPORARY
+    if os.path.lexists(temporary):
+        os.remove(temporary)  # left by an interrupted deploy (a link is removed, not followed)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | \
+        getattr(os, "O_BINARY", 0)
+    handle = os.open(temporary, flags, 0o644)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        try:
+            os.remove(temporary)
+        except OSError:
+            pass
+        raise
+
+
+def apply(actions, dest=None):
+    """Carry out a plan; returns the number of bytes written. With ``dest``, the manifest of
+    what the deploy wrote is kept in ``dest`` (the files of this plan that are the game's)."""
     written = 0
     for action, target, data, _ in actions:
-        if action in ("write", "append"):
-            folder = os.path.dirname(target)
-            if not os.path.isdir(folder):
-                os.makedirs(folder)
-            with open(target, "wb") as handle:
-                handle.write(data)
-            written += len(data)
-        elif action == "remove":
-            os.remove(target)
+        try:
+            if action in ("write", "append"):
+                folder = os.path.dirname(target)
+                if not os.path.isdir(folder):
+                    os.makedirs(folder)
+                _write(target, data)
+                written += len(data)
+            elif action == "remove":
+                os.remove(target)
+        except OSError as error:
+            raise DeployError("cannot %s %s: %s" % ("remove" if action == "remove" else "write",
+                                                    target, error.strerror or error))
+    if dest is not None:
+        lines = ["# Files python -m sim.deploy wrote (Rolit Handheld); it removes only these,"
+                 " and only unchanged."]
+        for action, target, data, _ in actions:
+            relative = os.path.relpath(target, dest).replace(os.sep, "/")
+            if action in ("write", "same") and relative != "settings.toml":
+                lines.append("%s %s" % (_digest(data), relative))
+        text = ("\n".join(lines) + "\n").encode()
+        if not _same(os.path.join(dest, MANIFEST), text):
+            try:
+                _write(os.path.join(dest, MANIFEST), text)
+            except OSError as error:
+                raise DeployError("cannot write %s: %s" % (os.path.join(dest, MANIFEST),
+                                                           error.strerror or error))
     if written:
         try:
             os.sync()  # CIRCUITPY is FAT: flush before anyone unplugs the board
@@ -177,9 +332,16 @@ def describe(actions, dest):
     return lines
 
 
+class _Parser(argparse.ArgumentParser):
+    """Argument errors in one line (argparse's default puts the whole usage before it)."""
+
+    def error(self, message):
+        self.exit(2, "%s: error: %s (--help lists the options)\n" % (self.prog, message))
+
+
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m sim.deploy",
-                                     description="Copy Rolit Handheld onto a CircuitPython drive.")
+    parser = _Parser(prog="python -m sim.deploy",
+                     description="Copy Rolit Handheld onto a CircuitPython drive.")
     parser.add_argument("path", help="the mounted CIRCUITPY drive, or any folder")
     parser.add_argument("--preset", default="pico", choices=PRESETS,
                         help="board for a new settings.toml (default: pico)")
@@ -187,16 +349,19 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         actions = plan(args.path, args.preset)
+        for line in describe(actions, args.path):
+            print(line)
+        changes = [a for a in actions if a[0] in ("write", "append", "remove")]
+        if args.dry_run:
+            print("dry run: %d change(s) not made" % len(changes))
+            return 0
+        written = apply(actions, args.path)
     except DeployError as error:
         print("deploy: %s" % error, file=sys.stderr)
         return 1
-    for line in describe(actions, args.path):
-        print(line)
-    changes = [a for a in actions if a[0] in ("write", "append", "remove")]
-    if args.dry_run:
-        print("dry run: %d change(s) not made" % len(changes))
-        return 0
-    written = apply(actions)
+    except KeyboardInterrupt:  # Ctrl-C: every file is whole (old or new), no traceback
+        print("\ndeploy: stopped; run it again to finish", file=sys.stderr)
+        return 130
     print("done: %d change(s), %d bytes written to %s" % (len(changes), written, args.path))
     if changes:
         print("The board restarts by itself; open the serial console (e.g. `tio /dev/ttyACM0`)"

@@ -2,22 +2,23 @@
 
 Each LED is two spaces with a 24-bit background colour (``--colours 256`` for terminals without
 true colour), redrawn only when the picture changes. Keys: arrows or WASD move, Enter or Space
-select, Esc or Backspace go back, ``q`` (or Ctrl-C) quits.
+select, Esc or Backspace go back, ``q`` quits; Ctrl-C quits too, with exit status 130.
 
 Terminals report key presses but never releases. A key counts as held while the terminal keeps
 repeating it, and is released when another key arrives (after that key's press) or when no repeat
 came for a while: ``tap_ms`` (120 ms) after a single press of a direction or SELECT, so a tap of
-Enter places at once; ``hold_ms`` (700 ms) for BACK, longer than the App's 600 ms hold, so Esc
-during play opens the pause menu; ``repeat_gap_ms`` (150 ms) once the terminal's auto-repeat runs.
-So a held arrow key moves at the device's pace (the App repeats held keys), not the terminal's.
-Holding SELECT to preview the captures needs a real release. Terminals that speak the kitty
-keyboard protocol (kitty, foot, WezTerm, Ghostty, recent iTerm2...) send one: the simulator asks
-at start (``CSI ? u``), and if the terminal answers it switches the protocol on and uses the
-exact presses and releases, so holding works as on the device; it is switched off on exit.
+Enter places at once; ``hold_ms`` (700 ms) for BACK in play, longer than the App's 600 ms hold,
+so Esc during play opens the pause menu (elsewhere BACK is a tap, so Esc in that menu resumes);
+``repeat_gap_ms`` (150 ms) once the terminal's auto-repeat runs. So a held arrow key moves at
+the device's pace (the App repeats held keys), not the terminal's. Holding SELECT to preview the
+captures needs a real release. Terminals that speak the kitty keyboard protocol (kitty, foot,
+WezTerm, Ghostty, recent iTerm2...) send one: the simulator asks at start (``CSI ? u``), and if
+the terminal answers it switches the protocol on and uses the exact presses and releases, so
+holding works as on the device; it is switched off on exit.
 
 The terminal is put in cbreak mode on an alternate screen with the cursor hidden, and restored in
-every case: normal exit, ``q``, an exception, Ctrl-C, SIGTERM, SIGHUP. Ctrl-Z restores it while
-suspended and takes it back on ``fg``.
+every case: normal exit, ``q``, an exception, Ctrl-C (also while starting), SIGTERM, SIGHUP.
+Ctrl-Z restores it while suspended and takes it back on ``fg``.
 """
 
 import os
@@ -36,6 +37,7 @@ FRAME = (40, 42, 50)
 LABEL = (150, 154, 168)
 COLUMNS = "abcdefgh"
 QUIT = "quit"
+INTERRUPT = "interrupt"  # Ctrl-C arriving as a key (kitty protocol, or no ISIG): exit 130
 MIN_COLUMNS = 28  # the framed panel
 MIN_ROWS = 18
 
@@ -43,7 +45,7 @@ _CSI_KEYS = {"A": UP, "B": DOWN, "C": RIGHT, "D": LEFT}
 _PLAIN_KEYS = {
     "w": UP, "s": DOWN, "a": LEFT, "d": RIGHT, "W": UP, "S": DOWN, "A": LEFT, "D": RIGHT,
     "\r": SELECT, "\n": SELECT, " ": SELECT, "\x7f": BACK, "\x08": BACK,
-    "q": QUIT, "Q": QUIT, "\x03": QUIT,
+    "q": QUIT, "Q": QUIT, "\x03": INTERRUPT,
 }
 SUSPEND = "suspend"
 # Kitty keyboard protocol: key codes (Unicode) in ``CSI code ; mods:event u``.
@@ -61,9 +63,9 @@ def decode(text):
     """Split terminal input into ``(key, kind)`` pairs; returns (pairs, rest), where ``rest`` is
     an unfinished escape sequence to prepend to the next read.
 
-    ``key`` is a game key, ``QUIT`` or ``SUSPEND``. ``kind`` is None for ordinary terminal input
-    (a press, or the terminal's auto-repeat of it) and "press", "repeat" or "release" from a
-    terminal speaking the kitty keyboard protocol.
+    ``key`` is a game key, ``QUIT``, ``INTERRUPT`` (Ctrl-C) or ``SUSPEND``. ``kind`` is None
+    for ordinary terminal input (a press, or the terminal's auto-repeat of it) and "press",
+    "repeat" or "release" from a terminal speaking the kitty keyboard protocol.
     """
     keys = []
     i = 0
@@ -115,7 +117,7 @@ def _csi(params, final, keys):
         kind = kind or "press"
         if mods & 4 and code in (99, 122):  # Ctrl-C, Ctrl-Z
             if kind == "press":
-                keys.append((QUIT if code == 99 else SUSPEND, kind))
+                keys.append((INTERRUPT if code == 99 else SUSPEND, kind))
             return
         if code in _KITTY_CODES and not mods & 4:
             keys.append((_KITTY_CODES[code], kind))
@@ -132,6 +134,11 @@ class TermKeys:
         self.held = None
         self.last = 0
         self.repeating = False
+        # Whether a BACK pressed now is held for ``hold_ms`` (in play, so Esc opens the pause
+        # menu) or only tapped (elsewhere: in the pause menu a long BACK would resume and, still
+        # held in play, open the menu again at once).
+        self.hold_back = True
+        self._long = False
         self.down = []  # keys down by the kitty protocol's own press/release
         self.events = []
 
@@ -154,6 +161,7 @@ class TermKeys:
         self.held = key
         self.last = now_ms
         self.repeating = False
+        self._long = key == BACK and self.hold_back
 
     def release(self):
         if self.held is not None:
@@ -172,7 +180,7 @@ class TermKeys:
             if self.repeating:
                 gap = self.repeat_gap_ms
             else:
-                gap = self.hold_ms if held == BACK else self.tap_ms
+                gap = self.hold_ms if self._long else self.tap_ms
             if now_ms - self.last > gap:
                 self.release()
         events = self.events
@@ -212,14 +220,28 @@ def xterm256(colour):
     return 16 + 36 * cube[0] + 6 * cube[1] + cube[2]
 
 
+CURSOR = (255, 255, 255)  # the brackets either side of the cursor's LED
+NOTICE = (255, 170, 60)   # why a move was refused, a failed save
+HELP_LINE = "arrows/WASD move  Enter/Space select  Esc/Backspace back  q quit"
+
+
 def render(colours, info, columns=80, rows=24, truecolour=True):
-    """The whole screen as one string: the framed panel, labels, a status line and key help."""
+    """The whole screen as one string: the framed panel, labels, a status line and key help.
+
+    While a person chooses a move, ``info["cursor"]`` puts steady brackets round the cursor's
+    LED, so it stays visible on an illegal cell, where the LED itself only blinks dim white.
+    Everything below the panel is cleared first, so a line that is no longer there (the pause
+    menu's, a round end's) never lingers.
+    """
     reset = "\x1b[0m"
     if columns < MIN_COLUMNS or rows < MIN_ROWS:
         return "\x1b[H\x1b[2J" + "Make the terminal at least %dx%d" % (MIN_COLUMNS, MIN_ROWS)
     size = info.get("size") if info else None
+    cursor = info.get("cursor") if info else None
     offset = (WIDTH - size) // 2 if size else 0
     frame = sgr_background(FRAME, truecolour) + _foreground(LABEL, truecolour)
+    mark = _foreground(CURSOR, truecolour) + "\x1b[1m"
+    unmark = "\x1b[22m" + _foreground(LABEL, truecolour)
     # Each LED is two columns wide (about square in a terminal font) with a column and a line of
     # panel between LEDs, so they read as separate lights rather than one block of colour.
     panel_width = 3 * WIDTH + 4  # "NN " labels, LEDs with their gaps, one column of frame
@@ -232,13 +254,15 @@ def render(colours, info, columns=80, rows=24, truecolour=True):
     lines.append(frame + top + " " + reset)
     for y in range(HEIGHT):
         number = y - offset + 1 if size and 0 <= y - offset < size else None
-        tag = " %d " % number if number is not None else "   "
-        line = frame + tag
+        tag = " %d" % number if number is not None else "  "
+        at = cursor[0] if cursor and cursor[1] == y else -1
+        line = frame + tag + (mark + "[" + unmark if at == 0 else " ")
         for x in range(WIDTH):
             colour = colours[y * WIDTH + x]
             if not (colour[0] or colour[1] or colour[2]):
                 colour = UNLIT
-            line += sgr_background(colour, truecolour) + "  " + frame + " "
+            gap = mark + "]" + unmark if x == at else mark + "[" + unmark if x + 1 == at else " "
+            line += sgr_background(colour, truecolour) + "  " + frame + gap
         line += " " + reset
         lines.append(line)
         if y < HEIGHT - 1:
@@ -247,6 +271,14 @@ def render(colours, info, columns=80, rows=24, truecolour=True):
     text_lines = []
     if info:
         text_lines.extend(info.get("status", ()))
+        notice = info.get("notice")
+        if notice:
+            text_lines.append(_foreground(NOTICE, truecolour) + notice + reset)
+        menu = info.get("menu")
+        if menu:
+            items, chosen = menu
+            text_lines.append("  ".join(["[%s]" % item if i == chosen else " %s " % item
+                                         for i, item in enumerate(items)]))
         seats = info.get("seats", ())
         if seats:
             parts = []
@@ -254,18 +286,35 @@ def render(colours, info, columns=80, rows=24, truecolour=True):
                 letters = "".join(["RYGB"[c - 1] for c in colours_])
                 parts.append("%s%s %s %d" % (">" if to_move else " ", letters, label, points))
             text_lines.append("  ".join(parts))
-    text_lines.append("arrows/WASD move  Enter/Space select  Esc/Backspace back  q quit")
+        prompt = info.get("prompt")
+        if prompt:
+            text_lines.append(prompt)
+    text_lines.append(HELP_LINE)
     out = ["\x1b[H"]
     row = 1
     for line in lines:
         out.append("\x1b[%d;%dH%s" % (row, left, line))
         row += 1
+    out.append("\x1b[%d;1H\x1b[J" % row)  # clear below the panel: no stale lines
     row += 1
     for line in text_lines:
         if row > rows:
             break
-        out.append("\x1b[%d;1H\x1b[2K%s" % (row, line[:max(1, columns - 1)]))
+        out.append("\x1b[%d;1H%s" % (row, _clip(line, max(1, columns - 1))))
         row += 1
+    return "".join(out)
+
+
+def _clip(line, width):
+    """``line`` cut to ``width`` visible columns (escape sequences take none)."""
+    out = []
+    shown = 0
+    for part in re.split("(\x1b\\[[0-9;]*m)", line):
+        if part.startswith("\x1b["):
+            out.append(part)
+        else:
+            out.append(part[:width - shown])
+            shown += len(out[-1])
     return "".join(out)
 
 
@@ -308,18 +357,23 @@ class TerminalMode:
 
     def __enter__(self):
         self.saved = self.termios.tcgetattr(self.fd)
-        self._raw()
-        self.probe()
-        for number in (signal.SIGTERM, signal.SIGHUP):
-            self._old_handlers[number] = signal.signal(number, self._exit)
-        self._old_handlers[signal.SIGTSTP] = signal.signal(signal.SIGTSTP, self._suspend)
-        self._old_handlers[signal.SIGWINCH] = signal.signal(signal.SIGWINCH, self._resize)
+        try:
+            self._raw()
+            self.probe()
+            for number in (signal.SIGTERM, signal.SIGHUP):
+                self._old_handlers[number] = signal.signal(number, self._exit)
+            self._old_handlers[signal.SIGTSTP] = signal.signal(signal.SIGTSTP, self._suspend)
+            self._old_handlers[signal.SIGWINCH] = signal.signal(signal.SIGWINCH, self._resize)
+        except BaseException:  # Ctrl-C while starting: __exit__ would not run
+            self.__exit__()
+            raise
         return self
 
     def __exit__(self, *exc):
         self.restore()
         for number, handler in self._old_handlers.items():
             signal.signal(number, handler)
+        self._old_handlers = {}
         return False
 
     def _raw(self):
@@ -362,7 +416,10 @@ class TerminalMode:
             if self.kitty:
                 self.write(KITTY_POP)
             self.write(self.LEAVE)
-            self.termios.tcsetattr(self.fd, self.termios.TCSADRAIN, self.saved)
+            try:
+                self.termios.tcsetattr(self.fd, self.termios.TCSADRAIN, self.saved)
+            except self.termios.error:
+                pass  # the terminal is gone (hung up): nothing to restore
 
     def write(self, text):
         try:
@@ -413,6 +470,7 @@ def run(device, describe, fps=60, truecolour=None, stdin=None, stdout=None, on_f
                 wait = min(wait, 0.03)
             ready, _, _ = select.select([fd], [], [], wait)
             now_ms = int((time.monotonic() - start) * 1000)
+            keys.hold_back = getattr(device.app, "mode", "play") == "play"
             text = None
             if ready:
                 data = os.read(fd, 1024)
@@ -429,6 +487,8 @@ def run(device, describe, fps=60, truecolour=None, stdin=None, stdout=None, on_f
                 for key, kind in found:
                     if key == QUIT:
                         return
+                    if key == INTERRUPT:
+                        raise KeyboardInterrupt  # as a Ctrl-C by signal: the caller exits 130
                     if key == SUSPEND:
                         keys.release_all()
                         os.kill(os.getpid(), signal.SIGTSTP)

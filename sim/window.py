@@ -11,6 +11,8 @@ controller works when connected.
 """
 
 import os
+import sys
+import tempfile
 import time
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -18,8 +20,11 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
 from rolit_core.app import BACK, DOWN, LEFT, RIGHT, SELECT, UP  # noqa: E402
+from rolit_core.palette import NORMAL  # noqa: E402
 
 from .device import HEIGHT, WIDTH, describe  # noqa: E402
+
+_describe = describe  # Window's own ``describe`` argument hides the name
 
 BACKGROUND = (16, 17, 21)
 CASE = (40, 42, 50)
@@ -30,7 +35,12 @@ UNLIT = (24, 24, 28)  # an LED that is off, under room light; a lit LED adds its
 LABEL = (130, 134, 148)
 TEXT = (205, 208, 218)
 DIM_TEXT = (125, 129, 142)
-SEAT_RGB = {1: (235, 50, 45), 2: (245, 190, 20), 3: (40, 200, 70), 4: (50, 110, 245)}
+NOTICE = (255, 170, 60)    # why a move was refused, a failed save
+# The seats' dots beside their names: the LEDs' own colours (blue a little lighter, to read on
+# the dark side panel).
+SEAT_RGB = {1: NORMAL[1], 2: NORMAL[2], 3: NORMAL[3], 4: (40, 100, 255)}
+SUPERSAMPLE = 4  # text is drawn this much larger and scaled down: even letter spacing
+INVISIBLE_DRIVERS = ("offscreen", "dummy")  # SDL video drivers that show nothing
 
 # Physical keys -> game keys: arrows/WASD (and the keypad), Enter/Space, Esc/Backspace.
 KEYMAP = {
@@ -47,6 +57,7 @@ HELP = (
     ("Esc / Backspace", "back (hold: pause)"),
     ("Mouse", "click a cell to play it"),
     ("L  F11  Ctrl+Q", "labels, full screen, quit"),
+    ("Rules", "docs/rules.md"),
 )
 COLUMNS = "abcdefgh"
 
@@ -203,12 +214,24 @@ class Renderer:
         return None
 
     def font(self, pixels):
+        """The font for text ``pixels`` high, loaded at ``SUPERSAMPLE`` times that size."""
         pixels = max(8, int(pixels))
         font = self._fonts.get(pixels)
         if font is None:
-            font = pygame.font.Font(None, pixels)
+            font = pygame.font.Font(None, pixels * SUPERSAMPLE)
             self._fonts[pixels] = font
         return font
+
+    def text(self, pixels, words, colour):
+        """``words`` rendered ``pixels`` high. Drawn large and scaled down smoothly, because the
+        font rendered at small sizes snaps each letter to whole pixels ("Rol it", "st art")."""
+        big = self.font(pixels).render(words, True, colour)
+        width, height = big.get_size()
+        return pygame.transform.smoothscale(
+            big, (max(1, round(width / SUPERSAMPLE)), max(1, round(height / SUPERSAMPLE))))
+
+    def line_height(self, pixels):
+        return round(self.font(pixels).get_linesize() / SUPERSAMPLE)
 
     # -- drawing ---------------------------------------------------------------------------
 
@@ -297,48 +320,80 @@ class Renderer:
     def _draw_labels(self, surface, size):
         """a-h over the columns and 1-8 beside the rows of the board in play (a small board sits
         centred on the panel, so its labels do too)."""
-        font = self.font(self.border * 0.75)
+        pixels = self.border * 0.75
         offset = (WIDTH - size) // 2
         half = self.border // 2
         for i in range(size):
             cx, cy = self.centre(offset + i, offset + i)
-            text = font.render(COLUMNS[i], True, LABEL)
+            text = self.text(pixels, COLUMNS[i], LABEL)
             surface.blit(text, text.get_rect(center=(cx, self.board.top + half)))
             surface.blit(text, text.get_rect(center=(cx, self.board.bottom - half)))
-            text = font.render(str(i + 1), True, LABEL)
+            text = self.text(pixels, str(i + 1), LABEL)
             surface.blit(text, text.get_rect(center=(self.board.left + half, cy)))
             surface.blit(text, text.get_rect(center=(self.board.right - half, cy)))
 
+    def _wrap(self, pixels, words, width):
+        """``words`` split into lines that fit ``width`` pixels."""
+        lines = []
+        line = ""
+        for word in words.split(" "):
+            trial = word if not line else line + " " + word
+            if line and self.font(pixels).size(trial)[0] / SUPERSAMPLE > width:
+                lines.append(line)
+                line = word
+            else:
+                line = trial
+        lines.append(line)
+        return lines
+
     def _draw_side(self, surface, info, side):
         unit = max(9, min(side.width // 18, self.board.height // 24))
-        big = self.font(unit * 1.6)
-        normal = self.font(unit * 1.15)
-        small = self.font(unit)
+        big, normal, small = unit * 1.6, unit * 1.15, unit
+        gap = max(2, unit // 4)
         y = side.top
-        title = big.render(info.get("title", "Rolit"), True, TEXT)
+        title = self.text(big, info.get("title", "Rolit"), TEXT)
         surface.blit(title, (side.left, y))
         y += title.get_height() + unit // 2
         for line in info.get("status", ()):
-            text = normal.render(line, True, DIM_TEXT)
+            text = self.text(normal, line, DIM_TEXT)
             surface.blit(text, (side.left, y))
-            y += text.get_height() + unit // 4
-        for colours, label, points, to_move in info.get("seats", ()):
-            x = side.left
-            dot = max(3, unit // 2)
-            for colour in colours:
-                pygame.draw.aacircle(surface, SEAT_RGB[colour], (x + dot, y + unit // 2 + 2), dot)
-                x += 2 * dot + 3
-            text = normal.render("%s  %d" % (label, points), True, TEXT if to_move else DIM_TEXT)
-            surface.blit(text, (x + unit // 3, y))
-            if to_move:
-                mark = normal.render("<", True, TEXT)
-                surface.blit(mark, (side.right - mark.get_width(), y))
-            y += text.get_height() + unit // 3
-        help_top = side.bottom - len(HELP) * (small.get_height() + 2)
+            y += text.get_height() + gap
+        notice = info.get("notice")
+        if notice:
+            for line in self._wrap(normal, notice, side.width):
+                text = self.text(normal, line, NOTICE)
+                surface.blit(text, (side.left, y))
+                y += text.get_height() + gap
+        menu = info.get("menu")
+        if menu:
+            items, chosen = menu
+            y += gap
+            texts = [self.text(normal, item, TEXT if i == chosen else DIM_TEXT)
+                     for i, item in enumerate(items)]
+            width = min(side.width, unit * 5 // 2 + max([t.get_width() for t in texts]))
+            height = self.line_height(normal)
+            for i, text in enumerate(texts):
+                if i == chosen:
+                    row = pygame.Rect(side.left, y - 2, width, height + 4)
+                    pygame.draw.rect(surface, CASE, row, border_radius=max(2, unit // 3))
+                    self._marker(surface, side.left + unit // 3, y + height // 2, unit, TEXT)
+                surface.blit(text, (side.left + unit * 3 // 2, y))
+                y += height + gap
+        y += gap
+        y = self._draw_seats(surface, info, side, y, unit, normal)
+        prompt = info.get("prompt")
+        if prompt:
+            y += gap
+            for line in self._wrap(normal, prompt, side.width):
+                text = self.text(normal, line, TEXT)
+                surface.blit(text, (side.left, y))
+                y += text.get_height() + gap
+        line = self.line_height(small) + 2
+        help_top = side.bottom - len(HELP) * line
         moves = info.get("moves", ())
         if moves:
             y += unit // 2
-            rows = max(0, (help_top - unit - y) // (small.get_height() + 2))
+            rows = max(0, (help_top - unit - y) // line)
             per_row = 3 if side.width > unit * 20 else 2
             shown = moves[-rows * per_row:] if rows else []
             first = len(moves) - len(shown)
@@ -346,18 +401,51 @@ class Renderer:
             for i in range(0, len(shown), per_row):
                 for j in range(per_row):
                     if i + j < len(shown):
-                        text = small.render("%d. %s" % (first + i + j + 1, shown[i + j]), True,
-                                            DIM_TEXT)
+                        text = self.text(small, "%d. %s" % (first + i + j + 1, shown[i + j]),
+                                         DIM_TEXT)
                         surface.blit(text, (side.left + j * column, y))
-                y += small.get_height() + 2
+                y += line
         if help_top > y:
             y = help_top
             for keys, meaning in HELP:
-                left = small.render(keys, True, TEXT)
-                right = small.render(meaning, True, DIM_TEXT)
-                surface.blit(left, (side.left, y))
-                surface.blit(right, (side.left + min(side.width // 2, unit * 9), y))
-                y += small.get_height() + 2
+                surface.blit(self.text(small, keys, TEXT), (side.left, y))
+                surface.blit(self.text(small, meaning, DIM_TEXT),
+                             (side.left + min(side.width // 2, unit * 9), y))
+                y += line
+
+    def _draw_seats(self, surface, info, side, y, unit, pixels):
+        """One row per seat: its colours, name and points. The side to move sits on a band of
+        its own colour with a marker before it and "to move" (or "thinking") after it."""
+        height = self.line_height(pixels)
+        dot = max(3, unit // 2)
+        for colours, label, points, to_move in info.get("seats", ()):
+            rgb = SEAT_RGB[colours[0]]
+            x = side.left + unit * 3 // 2
+            text = self.text(pixels, "%s  %d" % (label, points), TEXT if to_move else DIM_TEXT)
+            at = x + len(colours) * (2 * dot + 3) + unit // 3
+            if to_move:
+                tag = self.text(pixels, "thinking" if info.get("thinking") else "to move", TEXT)
+                right = min(side.right, at + text.get_width() + unit + tag.get_width() + unit)
+                band = pygame.Rect(side.left, y - 3, right - side.left, height + 6)
+                tint = tuple([BACKGROUND[c] + (rgb[c] - BACKGROUND[c]) * 22 // 100
+                              for c in range(3)])
+                pygame.draw.rect(surface, tint, band, border_radius=max(2, unit // 3))
+                pygame.draw.rect(surface, rgb, band, width=max(1, unit // 8),
+                                 border_radius=max(2, unit // 3))
+                self._marker(surface, side.left + unit // 3, y + height // 2, unit, TEXT)
+                surface.blit(tag, (at + text.get_width() + unit, y))
+            for colour in colours:
+                pygame.draw.aacircle(surface, SEAT_RGB[colour], (x + dot, y + height // 2), dot)
+                x += 2 * dot + 3
+            surface.blit(text, (at, y))
+            y += height + unit // 2
+        return y
+
+    @staticmethod
+    def _marker(surface, x, y, unit, colour):
+        """A small triangle pointing right, centred on height ``y``."""
+        half = max(3, unit * 2 // 5)
+        pygame.draw.polygon(surface, colour, ((x, y - half), (x + half, y), (x, y + half)))
 
 
 def _glow_sprite(radius):
@@ -372,18 +460,73 @@ def _glow_sprite(radius):
     return sprite
 
 
+class WindowUnavailable(Exception):
+    """No window can be shown; the message says why, in one line."""
+
+
+def open_display(environ=None):
+    """Start SDL's video and return the name of its driver. Raises ``WindowUnavailable`` when
+    the window would not really show: SDL failed, or, when the display named by ``DISPLAY`` /
+    ``WAYLAND_DISPLAY`` cannot be reached (a stale one over SSH or in tmux), it quietly picked
+    an invisible driver ("offscreen"). A driver asked for in ``SDL_VIDEODRIVER`` is accepted
+    as it is (tests use "dummy")."""
+    environ = os.environ if environ is None else environ
+    if os.name == "nt":
+        os.environ.setdefault("SDL_WINDOWS_DPI_AWARENESS", "permonitorv2")
+    if not pygame.display.get_init():
+        try:
+            with _quiet_stderr():  # SDL's own complaints while it tries each driver
+                pygame.display.init()
+        except pygame.error as error:
+            raise WindowUnavailable("SDL has no video: %s" % error)
+    driver = pygame.display.get_driver()
+    asked = [name.strip() for name in environ.get("SDL_VIDEODRIVER", "").split(",")]
+    if driver in INVISIBLE_DRIVERS and driver not in asked:
+        pygame.display.quit()
+        names = ["%s=%s" % (key, environ[key]) for key in ("DISPLAY", "WAYLAND_DISPLAY")
+                 if environ.get(key)]
+        raise WindowUnavailable("%s cannot be reached; SDL chose %r, which shows nothing"
+                                % (" or ".join(names) or "the display", driver))
+    return driver
+
+
+class _quiet_stderr:
+    """Send file descriptor 2 to a scratch file for a while (C libraries write there)."""
+
+    def __enter__(self):
+        self.saved = None
+        try:
+            sys.stderr.flush()
+            self.scratch = tempfile.TemporaryFile()
+            self.saved = os.dup(2)
+            os.dup2(self.scratch.fileno(), 2)
+        except (OSError, ValueError, AttributeError):
+            self.saved = None
+        return self
+
+    def __exit__(self, *exc):
+        if self.saved is not None:
+            os.dup2(self.saved, 2)
+            os.close(self.saved)
+            self.scratch.close()
+        return False
+
+
 class Window:
-    """The OS window: ``step(now_ms)`` runs one frame, ``run()`` until it is closed."""
+    """The OS window: ``step(now_ms)`` runs one frame, ``run()`` until it is closed.
+
+    ``describe(app)`` gives the side panel's information (default: ``sim.device.describe``).
+    Raises ``WindowUnavailable`` when no real window can open (see ``open_display``).
+    """
 
     def __init__(self, device, size=None, labels=True, fullscreen=False, seat_names=None,
-                 fps=60, title="Rolit Handheld"):
-        if os.name == "nt":
-            os.environ.setdefault("SDL_WINDOWS_DPI_AWARENESS", "permonitorv2")
-        pygame.display.init()
+                 fps=60, title="Rolit Handheld", describe=None):
+        open_display()
         pygame.font.init()
         self.device = device
         self.renderer = Renderer(labels)
         self.seat_names = seat_names
+        self.describe = describe or (lambda app: _describe(app, self.seat_names))
         self.fps = fps
         if size is None:
             size = _default_size()
@@ -513,8 +656,7 @@ class Window:
         return self.running
 
     def draw(self):
-        self.renderer.draw(self.surface, self.device.colours,
-                           describe(self.device.app, self.seat_names))
+        self.renderer.draw(self.surface, self.device.colours, self.describe(self.device.app))
         self.window.flip()
         self.dirty = False
         self.frames += 1

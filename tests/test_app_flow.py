@@ -155,22 +155,29 @@ def test_full_two_player_human_game_from_menu_to_round_end():
             assert shown == [ref.board[c] for c in range(64)]
     assert moves == 60
     assert d.app.mode == "round_end"
-    # pouring the balls into bars: after 10 balls' time, 10 balls counted per seat
+    # the final board stays on show for a while (cursor gone), then the balls pour into bars
+    assert board_frame_cells(d) == [ref.board[c] for c in range(64)]
+    d.wait(screens.FINAL_MS - 60)
+    assert board_frame_cells(d) == [ref.board[c] for c in range(64)]
+    d.wait(screens.FINAL_MS - d.app._t)
+    # pouring: after 10 balls' time, 10 balls counted per seat
     scores = ref.scores()
     best = max(scores)
     d.wait(10 * appmod.POUR_MS)
     assert bar_height(d, 1) == expected_bar(min(10, scores[0]), best)
     assert bar_height(d, 5) == expected_bar(min(10, scores[1]), best)
-    d.wait(best * appmod.POUR_MS - d.app._t + 5)  # counting done, winners flash
+    d.wait(screens.pour_ms(scores) - d.app._t + 5)  # counting done, winners flash
     assert CUE_WIN in d.cues
     winners = ref.winners()
     on = (bar_height(d, 1), bar_height(d, 5))
     assert on == (expected_bar(scores[0], best), expected_bar(scores[1], best))
     assert d.pixel(1, 7) == d.colour(RED) and d.pixel(5, 7) == d.colour(GREEN)
     d.wait(appmod.WIN_FLASH_MS)
-    off = (bar_height(d, 1), bar_height(d, 5))
-    for seat in range(2):
-        assert off[seat] == (0 if seat in winners else on[seat])
+    # the winners' bars blink dimmer, never off: every bar stays readable
+    assert (bar_height(d, 1), bar_height(d, 5)) == on
+    for seat, x, colour in ((0, 1, RED), (1, 5, GREEN)):
+        dimmed = d.pixel(x, 7) != d.colour(colour)
+        assert dimmed == (seat in winners)
     d.tap(BACK)
     assert d.app.mode == "menu" and d.app.game is None
 
@@ -231,13 +238,13 @@ def test_four_players_with_computer_seats():
     assert app.mode == "round_end" and ref.over
     assert app.game.scores() == ref.scores()
     scores = ref.scores()
-    d.wait(max(scores) * appmod.POUR_MS + 10)
+    d.wait(screens.FINAL_MS + max(scores) * appmod.POUR_MS + 10)
     for seat, x in ((0, 0), (1, 2), (2, 4), (3, 6)):
         height = bar_height(d, x)
         full = d.colour((RED, YELLOW, GREEN, BLUE)[seat])
         bottom = d.pixel(x, 7)
         if seat in ref.winners():
-            assert bottom in (BLACK, full)  # winners' bars flash
+            assert bottom != BLACK  # winners' bars flash, full and dim
             continue
         assert height == expected_bar(scores[seat], max(scores))
         units = scores[seat] * 8 * 256 // max(scores)
@@ -665,7 +672,7 @@ def test_two_colours_each_stacks_the_bars():
     game = d.app.game
     scores = game.scores()
     best = max(scores)
-    d.wait(best * appmod.POUR_MS + 10)
+    d.wait(screens.FINAL_MS + best * appmod.POUR_MS + 10)
     for seat, x in ((0, 1), (1, 5)):
         colours = game.seat_colours[seat]
         if seat in game.winners():
@@ -688,7 +695,7 @@ def test_tie_rule_none_has_no_winner_to_flash():
     else:
         raise AssertionError("no tied round found")
     assert d.app.game.winners() == ()
-    d.wait(8 * appmod.POUR_MS + 10)
+    d.wait(screens.FINAL_MS + 8 * appmod.POUR_MS + 10)
     frames = set()
     for _ in range(30):
         d.tick()

@@ -15,7 +15,7 @@ BLACK = (0, 0, 0)
 def test_crc_and_framing():
     assert save.crc16(b"123456789") == 0x29B1
     data = save.pack(b"hello")
-    assert data[:3] == b"RH\x01" and len(data) == 5 + 5 + 2
+    assert data[:3] == b"RH\x02" and len(data) == 5 + 5 + 2
     assert save.unpack(data) == b"hello"
     for bad in (b"", b"RH", data[:-1], data + b"\x00", b"XY" + data[2:], None, "text"):
         try:
@@ -189,7 +189,7 @@ def test_corrupt_and_foreign_data_is_reported_and_replaced():
         bytes([rng.randrange(256) for _ in range(100)]),
         data[:-3],
         data + b"x",
-        b"RH\x02" + data[3:],                                     # another version
+        b"RH\x03" + data[3:],                                     # another version
         b"PK\x03\x04" + data[4:],                                  # a zip file
         "a string",
         12345,
@@ -246,3 +246,28 @@ def test_power_loss_at_every_frame_of_a_small_game():
         checked += 1
     assert d.app.mode == "round_end" and checked > 100
     assert App(storage=Storage(storage.data)).mode == "round_end"
+
+
+def test_encode_writes_what_pack_and_encode_match_describe():
+    # encode() writes into one buffer; the layout is that of pack() around the settings, the
+    # game flag, the version 2 extras and encode_match()
+    d = Driver(App(storage=Storage(), seed=6))
+    d.start(seats=("human", "easy", "hard"), size=6, rounds=3, tie="none", time_limit=30,
+            first="yellow", hints=True)
+    app = d.app
+    for _ in range(40):
+        if app.mode != "play":
+            break
+        d.wait_for_human()
+        if app.mode == "play":
+            d.goto(app.game.legal_moves()[-1])
+            d.tap(SELECT)
+            d.finish_move()
+    d.wait(7000)
+    rounds = app._history + [app.game.moves]
+    session = (3, [0, 1, 3, 0], 6, False, 1, 3, 30, True, app._first, rounds)
+    clock = app._clock if app.phase == "input" else 0
+    expected = save.pack(app.settings.to_bytes() + bytes((1, 2, clock >> 16, clock >> 8 & 255,
+                                                          clock & 255)) + save.encode_match(session))
+    assert app.state_bytes() == expected
+    assert save.pack(b"hello") == b"RH\x02\x00\x05hello" + save.pack(b"hello")[-2:]

@@ -4,6 +4,9 @@ code.py under MicroPython with device doubles, playing a whole scripted game."""
 import os
 import re
 import shutil
+import subprocess
+import sys
+import tempfile
 
 import pytest
 
@@ -57,10 +60,12 @@ def test_second_deploy_writes_nothing_and_keeps_settings(tmp_path, capsys):
     assert not re.search(r"^write", out, re.M)
     assert re.search(r"^keep\s+settings.toml", out, re.M)
     assert (dest / "settings.toml").read_text() == 'ROLIT_BRIGHTNESS = 12\n'
-    assert not (dest / "hardware" / "old_driver.py").exists()
-    assert not (dest / "rolit_core" / "board.mpy").exists()
+    # files the deploy did not write are the user's: listed, never deleted
+    assert (dest / "hardware" / "old_driver.py").read_text() == "x = 1\n"
+    assert (dest / "rolit_core" / "board.mpy").read_bytes() == b"M"
+    assert re.search(r"^keep\s+hardware/old_driver.py .*not written by the deploy", out, re.M)
     assert (dest / "lib" / "other_library.py").exists()      # lib/ is shared: left alone
-    assert "done: 2 change(s)" in out
+    assert "done: 0 change(s)" in out
 
 
 def test_settings_without_rolit_keys_get_the_starter_appended(tmp_path):
@@ -93,6 +98,173 @@ def test_missing_drive_is_an_error(tmp_path, capsys):
     assert "is the CIRCUITPY drive mounted?" in capsys.readouterr().err
 
 
+def one_line_error(capsys):
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("deploy: "), captured.err
+    assert "Traceback" not in captured.err + captured.out
+    return lines[0]
+
+
+def tree(folder):
+    """Every file and link under ``folder`` with its bytes (or link target)."""
+    found = {}
+    for base, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            path = os.path.join(base, name)
+            if os.path.islink(path):
+                found[path] = "-> " + os.readlink(path)
+            elif os.path.isfile(path):
+                found[path] = read(path)
+    return found
+
+
+def test_a_linked_code_py_is_refused_and_its_target_untouched(tmp_path, capsys):
+    outside = tmp_path / "precious.py"
+    outside.write_text("my own work\n")
+    dest = tmp_path / "CIRCUITPY"
+    dest.mkdir()
+    os.symlink(str(outside), str(dest / "code.py"))
+    before = tree(str(tmp_path))
+    for args in ([str(dest), "--dry-run"], [str(dest)]):
+        assert deploy.main(args) == 1
+        assert "code.py is a link" in one_line_error(capsys)
+        assert tree(str(tmp_path)) == before   # nothing written, not even in DEST
+
+
+def test_a_linked_folder_is_refused(tmp_path, capsys):
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    dest = tmp_path / "CIRCUITPY"
+    dest.mkdir()
+    os.symlink(str(outside), str(dest / "hardware"))
+    assert deploy.main([str(dest)]) == 1
+    assert "hardware is a link" in one_line_error(capsys)
+    assert os.listdir(str(outside)) == [] and os.listdir(str(dest)) == ["hardware"]
+
+
+def test_only_unchanged_files_the_deploy_wrote_are_removed(tmp_path, capsys):
+    dest = tmp_path / "CIRCUITPY"
+    assert deploy.main([str(dest)]) == 0
+    manifest = (dest / deploy.MANIFEST).read_text()
+    assert " hardware/matrix.py\n" in manifest and "settings.toml" not in manifest
+    # Pretend an earlier version of the game also had two more modules (both in the manifest);
+    # the user then edited one of them and wrote a module of their own.
+    for name, text in (("gone.py", "old = 1\n"), ("edited.py", "old = 2\n")):
+        (dest / "hardware" / name).write_text(text)
+        manifest += "%s hardware/%s\n" % (deploy._digest(text.encode()), name)
+    manifest += "%s ../outside.py\n" % deploy._digest(b"x = 1\n")  # never outside DEST
+    (tmp_path / "outside.py").write_text("x = 1\n")
+    (dest / deploy.MANIFEST).write_text(manifest)
+    (dest / "hardware" / "edited.py").write_text("mine = 3\n")
+    (dest / "hardware" / "mine.py").write_text("mine = 4\n")
+    capsys.readouterr()
+    assert deploy.main([str(dest)]) == 0
+    out = capsys.readouterr().out
+    assert not (dest / "hardware" / "gone.py").exists()
+    assert re.search(r"^remove\s+hardware/gone.py", out, re.M)
+    assert (dest / "hardware" / "edited.py").read_text() == "mine = 3\n"
+    assert (dest / "hardware" / "mine.py").read_text() == "mine = 4\n"
+    assert (tmp_path / "outside.py").read_text() == "x = 1\n"
+    assert "gone.py" not in (dest / deploy.MANIFEST).read_text()
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda dest: dest.write_text("not a drive"), "is a file, not a folder"),
+    (lambda dest: (dest.mkdir(), (dest / "settings.toml").mkdir()),
+     "settings.toml is a folder"),
+    (lambda dest: (dest.mkdir(), (dest / "lib").write_text("")), "lib is a file"),
+    (lambda dest: (dest.mkdir(), (dest / "rolit_core").write_text("")), "rolit_core is a file"),
+])
+def test_impossible_drives_are_one_line_errors_in_the_dry_run_too(tmp_path, capsys, make, words):
+    dest = tmp_path / "CIRCUITPY"
+    make(dest)
+    before = tree(str(tmp_path))
+    for args in ([str(dest), "--dry-run"], [str(dest)]):
+        assert deploy.main(args) == 1
+        assert words in one_line_error(capsys)
+        assert tree(str(tmp_path)) == before
+
+
+def test_read_only_drive_is_a_one_line_error(capsys):
+    base = tempfile.mkdtemp()
+    os.chmod(base, 0o755)
+    dest = os.path.join(base, "CIRCUITPY")
+    os.mkdir(dest)
+    os.chmod(dest, 0o555)
+    try:
+        for extra in (["--dry-run"], []):
+            if os.access(dest, os.W_OK):  # root writes anyway: run the deploy as nobody
+                python = _python_for_nobody()
+                if python is None:
+                    pytest.skip("cannot make a folder read-only for this user")
+                result = subprocess.run([python, "-m", "sim.deploy", dest] + extra,
+                                        cwd=ROOT, capture_output=True, text=True,
+                                        preexec_fn=_as_nobody)
+                status, err = result.returncode, result.stderr
+            else:
+                status = deploy.main([dest] + extra)
+                err = capsys.readouterr().err
+            assert status == 1
+            lines = err.strip().splitlines()
+            assert len(lines) == 1 and "read-only" in lines[0], err
+        assert os.listdir(dest) == []
+    finally:
+        os.chmod(dest, 0o755)
+        shutil.rmtree(base)
+
+
+def _as_nobody():
+    os.setgid(65534)
+    os.setgroups([])
+    os.setuid(65534)
+
+
+def _python_for_nobody():
+    """A Python that the user nobody may run (root's own may sit in a private folder); the
+    deploy checks the drive with the standard library only."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return None
+    for python in (sys.executable, "/usr/bin/python3", shutil.which("python3")):
+        try:
+            if python and subprocess.run([python, "-c", "pass"], cwd=ROOT,
+                                         preexec_fn=_as_nobody).returncode == 0:
+                return python
+        except OSError:
+            continue
+    return None
+
+
+def test_a_failed_write_keeps_the_old_file_and_says_so_in_one_line(tmp_path, capsys,
+                                                                   monkeypatch):
+    """A drive that fills up (or is unplugged) in the middle of a write: the old code.py is
+    still whole, no temporary file is left, and the error is one line."""
+    dest = tmp_path / "CIRCUITPY"
+    dest.mkdir()
+    (dest / "code.py").write_text("print('the last good copy')\n")
+    real_fdopen = os.fdopen
+
+    class Full:
+        def __init__(self, handle, mode):
+            self.file = real_fdopen(handle, mode)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.file.close()
+
+        def write(self, data):
+            self.file.write(data[:10])
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(deploy.os, "fdopen", Full)
+    assert deploy.main([str(dest)]) == 1
+    assert "No space left on device" in one_line_error(capsys)
+    assert (dest / "code.py").read_text() == "print('the last good copy')\n"
+    assert [name for name in os.listdir(str(dest)) if name.endswith(deploy.TEMPORARY)] == []
+
+
 # -- the deployed folder on a MicroPython-family interpreter ---------------------------------
 
 STEP = 20
@@ -114,7 +286,7 @@ supervisor.STOP_AT = %(stop)d
 keypad.SCRIPT[:] = %(script)r
 neopixel_write.FAIL_AT = %(fail)r
 if %(nvm)r:
-    microcontroller.nvm._data[0:1024] = bytes.fromhex(%(nvm)r)
+    microcontroller.nvm._data[0:4096] = bytes.fromhex(%(nvm)r)
 try:
     exec(open("code.py").read(), {"__name__": "__main__"})
     print("code.py returned")
@@ -122,7 +294,7 @@ except KeyboardInterrupt:
     pass
 print("FRAMES", neopixel_write.count)
 print("LAST", neopixel_write.FRAMES[-1][1].hex())
-print("NVM", bytes(microcontroller.nvm[0:1024]).hex())
+print("NVM", bytes(microcontroller.nvm[0:4096]).hex())
 print("NVM-WRITES", microcontroller.nvm.writes)
 """
 
@@ -250,7 +422,7 @@ def test_deployed_code_plays_a_scripted_game_under_micropython(tmp_path):
     # The LEDs got the very bytes the driver makes of the last frame on the desktop.
     assert bytes.fromhex(values["LAST"]) == expected_bytes(frame)
     # The nvm holds the game as the app would save it, written sparingly.
-    nvm = bytearray(bytes.fromhex(values["NVM"]) + b"\xff" * 3072)
+    nvm = bytearray(bytes.fromhex(values["NVM"]))
     assert NvmStorage(nvm).load() == app.state_bytes()
     assert int(values["NVM-WRITES"]) <= 62
 

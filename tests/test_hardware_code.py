@@ -186,3 +186,31 @@ def test_buzzer_and_one_button_still_load_when_the_settings_use_them(device, cap
     out = capsys.readouterr().out
     assert "controls: onebutton; sound: volume 40" in out and "settings:" not in out
     assert "hardware.buzzer" in sys.modules and "hardware.onebutton" in sys.modules
+
+
+def red_corners(frame_bytes):
+    """True if the four corner LEDs show red (GRB bytes: green 0, red lit, blue 0)."""
+    for i in (0, 7, 56, 63):
+        g, r, b = frame_bytes[3 * i:3 * i + 3]
+        if not (r > 0 and g == 0 and b == 0):
+            return False
+    return True
+
+
+def test_every_failed_save_is_printed_and_shown(device, capsys):
+    # a save file in a folder that does not exist: every save fails
+    boot(device, 'ROLIT_STORAGE = "file"\nROLIT_SAVE_FILE = "missing/rolit.sav"\n', 4000,
+         [(200, "GP6", True), (220, "GP6", False), (1000, "GP6", True), (1020, "GP6", False)])
+    out = capsys.readouterr().out
+    assert "NOT SAVED (1 failed saves): storage failed to save: cannot write missing/rolit.sav" \
+        in out
+    assert "error in frame" not in out
+    frames = [data for _, data in device.neopixel_write.FRAMES]
+    assert any(red_corners(f) for f in frames)
+
+
+def test_a_working_store_prints_no_save_problem(device, capsys):
+    boot(device, "", 4000,
+         [(200, "GP6", True), (220, "GP6", False), (1000, "GP6", True), (1020, "GP6", False)])
+    out = capsys.readouterr().out
+    assert "game 1:" in out and "NOT SAVED" not in out and "saved game:" not in out

@@ -167,3 +167,84 @@ def test_any_settings_file_loads(tmp_path_factory, data):
     loaded = config.load(lambda key: None, path=str(path))
     assert loaded.matrix_layout in ("rows", "serpentine")
     assert loaded.matrix_rotation in (0, 90, 180, 270)
+
+
+# -- text from other editors (issue 12 item 11) -------------------------------------------------
+
+def test_a_byte_order_mark_does_not_drop_the_first_key(tmp_path):
+    path = tmp_path / "settings.toml"
+    path.write_bytes(b"\xef\xbb\xbfROLIT_PRESET = \"feather_rp2040\"\r\nROLIT_BRIGHTNESS = 40\r\n")
+    settings = config.load(lambda key: None, path=str(path))
+    assert settings.errors == []
+    assert settings.preset == "feather_rp2040" and settings.brightness == 40
+
+
+def test_a_line_that_is_not_utf8_is_reported_and_the_rest_kept(tmp_path):
+    path = tmp_path / "settings.toml"
+    path.write_bytes(b'ROLIT_PRESET = "pico_w"\n# caf\xe9 wiring\nROLIT_BRIGHTNESS = 45\n'
+                     b'ROLIT_LAYOUT = "serp\xe9ntine"\n')
+    settings = config.load(lambda key: None, path=str(path))
+    assert settings.preset == "pico_w" and settings.brightness == 45
+    assert settings.errors == [
+        "%s line 2 is not UTF-8 text (save the file as UTF-8): line ignored" % path,
+        "%s line 4 is not UTF-8 text (save the file as UTF-8): line ignored" % path]
+
+
+def test_misspelt_keys_are_reported_with_their_line(tmp_path):
+    path = tmp_path / "settings.toml"
+    path.write_text('ROLIT_PRESET = "pico"\nROLIT_BRIGHTNES = 40\nCIRCUITPY_WIFI_SSID = "x"\n'
+                    'ROLIT_VOLUME = 10\n')
+    settings = config.load(lambda key: None, path=str(path))
+    assert settings.errors == ["%s line 2: ROLIT_BRIGHTNES is not a setting "
+                               "(misspelt?): ignored" % path]
+    assert settings.brightness == 30 and settings.volume == 10
+    # also where os.getenv gives the values (CircuitPython): the file is looked through
+    values = {"ROLIT_PRESET": "pico", "ROLIT_VOLUME": 10}
+    assert config.load(values.get, str(path)).errors == settings.errors
+
+
+# -- pin clashes (issue 12 item 14) ---------------------------------------------------------
+
+@pytest.mark.parametrize("values, key, other, attr", [
+    ({"ROLIT_PIN_UP": "GP0"}, "ROLIT_PIN_UP", "ROLIT_MATRIX_PIN", "pin_up"),
+    ({"ROLIT_MATRIX_PIN": "GP6"}, "ROLIT_PIN_SELECT", "ROLIT_MATRIX_PIN", "pin_select"),
+    ({"ROLIT_BUZZER_PIN": "GP0", "ROLIT_VOLUME": 50}, "ROLIT_BUZZER_PIN", "ROLIT_MATRIX_PIN",
+     "buzzer_pin"),
+    ({"ROLIT_BUZZER_PIN": "GP7", "ROLIT_VOLUME": 50}, "ROLIT_BUZZER_PIN", "ROLIT_PIN_BACK",
+     "buzzer_pin"),
+    ({"ROLIT_PIN_DOWN": "GP2"}, "ROLIT_PIN_DOWN", "ROLIT_PIN_UP", "pin_down"),
+    ({"ROLIT_INPUT": "joystick", "ROLIT_JOY_PRESS": "GP0"}, "ROLIT_JOY_PRESS",
+     "ROLIT_MATRIX_PIN", "joy_press"),
+    ({"ROLIT_INPUT": "joystick", "ROLIT_JOY_Y": "GP26"}, "ROLIT_JOY_Y", "ROLIT_JOY_X", "joy_y"),
+    ({"ROLIT_INPUT": "onebutton", "ROLIT_MATRIX_PIN": "GP6"}, "ROLIT_PIN_SELECT",
+     "ROLIT_MATRIX_PIN", "pin_select"),
+])
+def test_pin_clashes_are_refused_by_name(values, key, other, attr):
+    settings = load(values)
+    assert len(settings.errors) == 1
+    message = settings.errors[0]
+    assert message.startswith(key) and other in message and "left out" in message
+    assert getattr(settings, attr) == ""
+    assert settings.matrix_pin == values.get("ROLIT_MATRIX_PIN", "GP0")
+
+
+def test_pins_of_parts_not_in_use_may_overlap():
+    # the joystick's pins are free for buttons when there is no joystick, and the buzzer's
+    # when it is silent
+    settings = load({"ROLIT_PIN_UP": "GP26", "ROLIT_BUZZER_PIN": "GP2"})
+    assert settings.errors == [] and settings.pin_up == "GP26"
+
+
+def test_a_clash_never_reaches_the_board(tmp_path, monkeypatch):
+    from device_doubles import Device
+    from hardware.handheld import Handheld
+
+    dev = Device()
+    try:
+        monkeypatch.chdir(tmp_path)
+        settings = load({"ROLIT_PIN_UP": "GP0", "ROLIT_STORAGE": "none"})
+        handheld = Handheld(settings, (0, 1, 2, 3, 4, 5))
+        assert handheld.matrix is not None and handheld.inputs
+        assert handheld.errors == settings.errors and "ROLIT_PIN_UP" in handheld.errors[0]
+    finally:
+        dev.close()

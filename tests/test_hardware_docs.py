@@ -87,3 +87,112 @@ def test_every_setting_is_documented_and_in_every_preset_file():
                                        "ROLIT_ROTATION", "ROLIT_PIXEL_ORDER", "ROLIT_BRIGHTNESS",
                                        "ROLIT_MAX_MA", "ROLIT_VOLUME", "ROLIT_STORAGE"):
             assert "\n%s = " % key in text, (preset, key)
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def diagram(preset):
+    import xml.etree.ElementTree as ElementTree
+    return ElementTree.fromstring(read("docs/wiring-%s.svg" % preset))
+
+
+def points(polyline):
+    return [tuple(int(v) for v in pair.split(",")) for pair in polyline.get("points").split()]
+
+
+def texts(root):
+    """(x, y, words) of every text element."""
+    return [(int(t.get("x")), int(t.get("y")), t.text or "") for t in root.iter(SVG + "text")]
+
+
+@pytest.mark.parametrize("preset", ["pico", "feather_rp2040", "blinka_pi"])
+def test_wiring_diagram_joins_the_boards_gnd_to_the_gnd_rail(preset):
+    root = diagram(preset)
+    lines = [points(p) for p in root.iter(SVG + "polyline")]
+    # the rail: the rightmost vertical line
+    rail = max([p for p in lines if len(p) == 2 and p[0][0] == p[1][0]], key=lambda p: p[0][0])
+    rail_x, low, high = rail[0][0], min(rail[0][1], rail[1][1]), max(rail[0][1], rail[1][1])
+    # the board's GND pins: white labels on the board starting with "GND"
+    pins = [(x, y - 4) for x, y, words in texts(root) if words.split(" ")[0] == "GND"
+            and x < 300]
+    assert pins, "no GND pin on the board"
+    reaching = []
+    for x, y in pins:
+        for line in lines:
+            start, end = line[0], line[-1]
+            if start[1] == y and x < start[0] < x + 30 and end[0] == rail_x and low <= end[1] <= high:
+                reaching.append(line)
+    assert reaching, "the board's GND is not wired to the GND rail"
+    junctions = [(int(c.get("cx")), int(c.get("cy"))) for c in root.iter(SVG + "circle")]
+    assert reaching[0][-1] in junctions, "no junction dot where the board's GND meets the rail"
+
+
+@pytest.mark.parametrize("preset", ["pico", "feather_rp2040", "blinka_pi"])
+def test_wiring_diagram_marks_the_capacitors_polarity(preset):
+    root = diagram(preset)
+    words = texts(root)
+    label = [(x, y) for x, y, text in words if text.startswith("1000 ")]
+    assert len(label) == 1
+    near = [(x, y, text) for x, y, text in words
+            if abs(x - label[0][0]) < 60 and abs(y - label[0][1]) < 70]
+    plus = [y for _, y, text in near if text == "+"]
+    minus = [y for _, y, text in near if text in ("-", "\u2212")]
+    assert plus and minus, "the capacitor's + and - legs are not marked"
+    # + on the 5 V wire's side (above), - on the GND side, and the stripe is on the - side
+    red = [points(p) for p in root.iter(SVG + "polyline") if p.get("stroke") == "#d62728"]
+    five_volt = [p[0][1] for p in red if len(p) == 2 and p[0][1] == p[1][1] and p[0][0] < 300]
+    assert five_volt and abs(plus[0] - five_volt[0]) < abs(minus[0] - five_volt[0])
+    assert any("stripe" in text for _, _, text in near), "the stripe is not named"
+    stripes = [r for r in root.iter(SVG + "rect") if "stripe" in (r.get("id") or "")]
+    assert stripes and int(stripes[0].get("y")) > (plus[0] + minus[0]) // 2 - 10
+
+
+@pytest.mark.parametrize("preset", ["pico", "feather_rp2040"])
+def test_wiring_diagram_shows_arrow_buttons_or_joystick(preset):
+    root = diagram(preset)
+    frames = {}
+    for rect in root.iter(SVG + "rect"):
+        if rect.get("stroke-dasharray"):
+            x, y = int(rect.get("x")), int(rect.get("y"))
+            box = (x, y, x + int(rect.get("width")), y + int(rect.get("height")))
+            title = [text for tx, ty, text in texts(root)
+                     if box[0] <= tx <= box[2] and box[1] <= ty <= box[1] + 24]
+            frames[title[0] if title else ""] = box
+    either = [box for title, box in frames.items() if title.startswith("EITHER")]
+    other = [(title, box) for title, box in frames.items() if title.startswith("OR")]
+    assert either and other, "buttons and joystick are not drawn as either/or"
+    assert 'ROLIT_INPUT = "joystick"' in other[0][0] and "settings.toml" in other[0][0]
+
+    def inside(box, words):
+        return [(x, y) for x, y, text in texts(root) if text == words and box[0] <= x <= box[2]
+                and box[1] <= y <= box[3]]
+    for name in ("UP", "DOWN", "LEFT", "RIGHT"):
+        assert inside(either[0], "button " + name), name
+    for terminal in ("VRx", "VRy", "SW"):
+        assert inside(other[0][1], terminal), terminal
+    assert either[0][3] <= other[0][1][1] or other[0][1][3] <= either[0][1], "frames overlap"
+
+
+def test_guide_says_what_to_solder_and_offers_solder_free_parts():
+    guide = read("docs/hardware.md")
+    assert "no soldering is needed" not in guide.lower()
+    start = guide.index("### Soldering, or solder-free parts")
+    section = guide[start:guide.index("\n## ", start)]
+    table = section[:section.index("\n\n", section.index("| part |"))]
+    for product in ("4864", "1487", "512"):   # Pico without headers, NeoMatrix pads, joystick
+        assert "(%s)" % product in table, product
+    assert "Pico H** (Adafruit 5525)" in section
+    for words in ("JST", "STEMMA QT", "ROLIT_LAYOUT = \"serpentine\""):
+        assert words in section, words
+
+
+def test_guide_wiring_rules_name_gnd_rail_polarity_and_the_joystick_setting():
+    guide = read("docs/hardware.md")
+    start = guide.index("## Wiring")
+    rules = guide[start:guide.index("\n### ", start)]
+    assert "ROLIT_INPUT" in [key for key, _, _, _, _, _ in config.KEYS]
+    assert "joystick" in config.INPUTS
+    assert 'set `ROLIT_INPUT = "joystick"`' in rules and "settings.toml" in rules
+    assert "GND rail" in rules
+    assert "long leg (+) to 5 V" in rules and "stripe (-) to GND" in rules

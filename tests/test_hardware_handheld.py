@@ -80,7 +80,8 @@ def test_bad_and_clashing_pins(device):
     handheld = build(device, ROLIT_MATRIX_PIN="GP99", ROLIT_PIN_DOWN="GP2", ROLIT_PIN_BACK="")
     assert "matrix: this board has no pin 'GP99' (check settings.toml)" in handheld.errors
     assert "matrix: using the pico pin GP0 instead" in handheld.errors
-    assert "down button: its pin is already used, left out" in handheld.errors
+    assert ("ROLIT_PIN_DOWN = 'GP2' is also ROLIT_PIN_UP: a pin does one job; the down button "
+            "left out") in handheld.errors
     assert handheld.matrix is not None
     assert device.keypad.ALL[-1].names == ["GP2", "GP4", "GP5", "GP6"]
 
@@ -120,3 +121,14 @@ def test_error_frame():
     assert len(border) == 28
     assert [i for i in range(64) if frame[i] == (200, 200, 200)] == [17, 18, 19]
     assert len([c for c in error_frame((9, 0, 0), 99) if c == (200, 200, 200)]) == 12
+
+
+def test_two_names_of_one_pin_are_caught_when_the_parts_are_built(device, monkeypatch):
+    # config compares names; a board may give one pin two names (here D0 is GP0)
+    monkeypatch.setattr(device.board, "D0", device.board.GP0)
+    monkeypatch.setattr(device.board, "D1", device.board.GP0)
+    handheld = build(device, ROLIT_PIN_UP="D0", ROLIT_BUZZER_PIN="D1", ROLIT_VOLUME=30)
+    assert handheld.errors == ["up button: its pin is already used, left out",
+                               "buzzer: its pin is already used, left out"]
+    assert handheld.matrix is not None and handheld.buzzer is None
+    assert device.keypad.ALL[-1].names == ["GP3", "GP4", "GP5", "GP6", "GP7"]

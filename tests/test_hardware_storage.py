@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 
 from device_doubles import Device
 from hardware.buzzer import CUES, Buzzer
-from hardware.storage import (HEADER, FileStorage, NoStorage, NvmStorage, checksum, frame,
-                              open_storage)
+from hardware.storage import (HALF_MAX, HEADER, FileStorage, NoStorage, NvmStorage, checksum,
+                              frame, open_storage, parse)
+from rolit_core.save import MENU_LARGEST
 
 
 @pytest.fixture
@@ -36,26 +37,39 @@ def test_blank_nvm_holds_no_game(device):
     store = NvmStorage(device.microcontroller.nvm)
     assert store.load() is None
     assert store.error is None
-    assert store.capacity == 4096 - HEADER
+    assert store.half == HALF_MAX and store.capacity == HALF_MAX - HEADER
 
 
-def test_round_trip_and_only_changed_bytes_written(device):
+def test_round_trip_appends_records_and_unchanged_data_writes_nothing(device):
     nvm = device.microcontroller.nvm
     store = NvmStorage(nvm)
     data = bytes(range(200))
     assert store.save(data)
-    assert nvm.writes == 1 and nvm.written == HEADER + 200
+    # The first save starts half 0: its record, then the rest of the half erased, in one write.
+    assert nvm.writes == 1 and nvm.written == HALF_MAX
     assert store.load() == data
     assert store.save(data)                       # unchanged: no flash write at all
     assert nvm.writes == 1
     changed = bytearray(data)
     changed[100] = 7
-    changed[120] = 9
     assert store.save(bytes(changed))
-    # One slice assignment covering bytes 100..120 of the data and the checksum bytes (5, 6).
-    assert nvm.writes == 2
-    assert nvm.written == HEADER + 200 + (HEADER + 121 - 5)
+    # The next record is appended after the first: one write of one record.
+    assert nvm.writes == 2 and nvm.written == HALF_MAX + HEADER + 200
     assert NvmStorage(nvm).load() == bytes(changed)
+    assert nvm[0:2] == b"RL" and nvm[HEADER + 200:HEADER + 202] == b"RL"
+
+
+def test_records_fill_a_half_then_the_other(device):
+    nvm = device.microcontroller.nvm
+    store = NvmStorage(nvm)
+    for i in range(12):
+        assert store.save(bytes([i]) * 150)
+        assert NvmStorage(nvm).load() == bytes([i]) * 150
+    # 3 records of 159 bytes fit a half of 512: saves 0-2 in half 0, 3-5 in half 1, ...
+    assert nvm[3 * 159:3 * 159 + 4] == b"\xff" * 4
+    assert nvm[0:2] == b"RL" and nvm[HALF_MAX:HALF_MAX + 2] == b"RL"
+    assert nvm[2 * HALF_MAX:2 * HALF_MAX + 4] == b"\xff" * 4   # the rest of nvm is untouched
+    assert nvm.writes == 12
 
 
 def test_offset_leaves_the_start_alone(device):
@@ -66,16 +80,19 @@ def test_offset_leaves_the_start_alone(device):
     assert nvm[0:4] == b"keep"
     assert nvm[100:102] == b"RL"
     assert store.load() == b"game"
+    assert store.half == HALF_MAX
+    small = NvmStorage(nvm, offset=3400)
+    assert small.half == 348 and small.capacity == 348 - HEADER
 
 
 def test_too_big_is_refused_with_a_message(device):
-    store = NvmStorage(device.microcontroller.nvm, offset=4000)
-    assert store.capacity == 4096 - 4000 - HEADER
+    store = NvmStorage(device.microcontroller.nvm, offset=3900)
+    assert store.capacity == (4096 - 3900) // 2 - HEADER
     assert not store.save(bytes(200))
     assert "does not fit" in store.error
     assert store.load() is None
     with pytest.raises(ValueError):
-        NvmStorage(device.microcontroller.nvm, offset=4093)
+        NvmStorage(device.microcontroller.nvm, offset=4080)
     with pytest.raises(ValueError):
         NvmStorage(None)
 
@@ -83,7 +100,7 @@ def test_too_big_is_refused_with_a_message(device):
 @pytest.mark.parametrize("damage, message", [
     (lambda nvm: nvm.__setitem__(HEADER + 3, 99), "checksum"),
     (lambda nvm: nvm.__setitem__(2, 9), "format"),
-    (lambda nvm: nvm.__setitem__(slice(3, 5), b"\xff\xf0"), "claims"),
+    (lambda nvm: nvm.__setitem__(slice(5, 7), b"\xff\xf0"), "checksum"),
 ])
 def test_corruption_is_detected(device, damage, message):
     nvm = device.microcontroller.nvm
@@ -94,9 +111,22 @@ def test_corruption_is_detected(device, damage, message):
     assert message in store.error
 
 
+def test_a_format_1_save_still_loads(device):
+    nvm = device.microcontroller.nvm
+    data = b"an older game"
+    crc = checksum(data)
+    nvm[0:7 + len(data)] = b"RL\x01" + bytes((0, len(data), crc >> 8, crc & 255)) + data
+    store = NvmStorage(nvm)
+    assert store.load() == data and store.error is None
+    assert store.save(b"a newer game")      # goes to the other half: the old copy stays
+    assert nvm[0:3] == b"RL\x01" and nvm[HALF_MAX:HALF_MAX + 3] == b"RL\x02"
+    assert NvmStorage(nvm).load() == b"a newer game"
+
+
 def test_open_storage_falls_back_to_a_file(device, tmp_path):
     store, message = open_storage("nvm", microcontroller=device.microcontroller)
     assert isinstance(store, NvmStorage) and message is None
+    assert store.capacity >= MENU_LARGEST
     device.microcontroller.nvm = None
     path = str(tmp_path / "rolit.sav")
     store, message = open_storage("nvm", path, microcontroller=device.microcontroller)
@@ -108,6 +138,18 @@ def test_open_storage_falls_back_to_a_file(device, tmp_path):
     assert isinstance(open_storage("none")[0], NoStorage)
 
 
+def test_an_nvm_offset_that_leaves_too_little_for_two_saves_is_refused(device, tmp_path):
+    # 300 bytes would have done before (one copy, at least 256 bytes); a 7-round match needs
+    # two copies of 467 bytes.
+    path = str(tmp_path / "rolit.sav")
+    for offset, fits in ((0, True), (4096 - 2 * (MENU_LARGEST + HEADER), True),
+                         (4096 - 2 * (MENU_LARGEST + HEADER) + 2, False), (3796, False)):
+        store, message = open_storage("nvm", path, offset, device.microcontroller)
+        assert isinstance(store, NvmStorage) == fits, offset
+        if not fits:
+            assert "too small" in message and "ROLIT_NVM_OFFSET" in message and path in message
+
+
 def test_file_storage(tmp_path):
     path = str(tmp_path / "rolit.sav")
     store = FileStorage(path)
@@ -117,8 +159,9 @@ def test_file_storage(tmp_path):
     assert store.writes == 1
     assert FileStorage(path).load() == b"hello"
     with open(path, "rb") as handle:
-        assert handle.read() == frame(b"hello")
-    blob = bytearray(frame(b"hello"))
+        assert handle.read() == frame(b"hello", 1)
+    assert not os.path.exists(path + ".new")
+    blob = bytearray(frame(b"hello", 1))
     blob[-1] ^= 1
     with open(path, "wb") as handle:
         handle.write(blob)
@@ -131,6 +174,32 @@ def test_file_storage_read_only(tmp_path):
     store = FileStorage(str(tmp_path / "missing" / "rolit.sav"))
     assert not store.save(b"x")
     assert "cannot write" in store.error
+
+
+def test_a_file_that_is_not_a_save_is_never_overwritten(tmp_path):
+    path = tmp_path / "code.py"
+    path.write_text("print('my program')\n")
+    store = FileStorage(str(path))
+    assert store.load() is None and "not a saved game" in store.error
+    assert not store.save(b"game")
+    assert "not a saved game" in store.error
+    assert path.read_text() == "print('my program')\n"
+    assert not (tmp_path / "code.py.new").exists()
+    folder = tmp_path / "folder.sav"
+    folder.mkdir()
+    store = FileStorage(str(folder))
+    assert store.load() is None and store.error
+    assert not store.save(b"game") and folder.is_dir()
+
+
+def test_a_format_1_file_still_loads(tmp_path):
+    path = tmp_path / "rolit.sav"
+    data = b"an older game"
+    crc = checksum(data)
+    path.write_bytes(b"RL\x01" + bytes((0, len(data), crc >> 8, crc & 255)) + data)
+    store = FileStorage(str(path))
+    assert store.load() == data and store.error is None
+    assert store.save(b"new") and FileStorage(str(path)).load() == b"new"
 
 
 def test_buzzer_plays_cues_without_blocking(device):
@@ -186,4 +255,25 @@ def test_random_nvm_contents_load_safely(blob):
     nvm = bytearray(blob + b"\xff" * (300 - len(blob)))
     store = NvmStorage(nvm)
     loaded = store.load()
-    assert loaded is None or checksum(loaded) == (nvm[5] << 8 | nvm[6])
+    if loaded is not None:
+        # it is the data of a record whose checksum holds, at the start of a half or after one
+        found = [parse(nvm[at:]) for at in range(300)]
+        assert any(data == loaded for data, _, _ in found)
+
+
+def test_a_game_saved_by_the_previous_version_resumes_on_the_device(device):
+    # nvm as the previous version left it: a format 1 record holding a version 1 save
+    from rolit_core.app import App
+    from test_app_reliability import V1_SAVE
+
+    nvm = device.microcontroller.nvm
+    crc = checksum(V1_SAVE)
+    nvm[0:7 + len(V1_SAVE)] = (b"RL\x01" + bytes((0, len(V1_SAVE), crc >> 8, crc & 255))
+                               + V1_SAVE)
+    app = App(storage=NvmStorage(nvm), seed=1)
+    assert app.error is None and app.mode == "play"
+    assert app.game.moves == [19, 16, 8, 1, 17, 22, 28]
+    app.hints = False
+    app._save()
+    again = App(storage=NvmStorage(nvm), seed=2)
+    assert again.game.moves == app.game.moves and not again.hints

@@ -13,7 +13,8 @@ import termios
 import time
 
 from rolit_core.app import BACK, DOWN, LEFT, RIGHT, SELECT, UP
-from sim.terminal import QUIT, TermKeys, decode, xterm256
+from sim.terminal import INTERRUPT, QUIT, TermKeys, decode, xterm256
+from sim_pty import DATA_HOME  # a private user data folder: the tests never touch yours
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -38,7 +39,7 @@ def test_decode_keys_and_partial_sequences():
 def test_decode_kitty_protocol_events():
     pairs, rest = decode("\x1b[13u\x1b[13;1:2u\x1b[13;1:3u\x1b[1;1:3A\x1b[119u\x1b[99;5u")
     assert pairs == [(SELECT, "press"), (SELECT, "repeat"), (SELECT, "release"),
-                     (UP, "release"), (UP, "press"), (QUIT, "press")]
+                     (UP, "release"), (UP, "press"), (INTERRUPT, "press")]
     keys = TermKeys()
     for key, kind in pairs[:3]:
         keys.key(key, 0, kind)
@@ -99,7 +100,7 @@ def spawn(*args):
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     termios.tcsetattr(slave, termios.TCSANOW, termios.tcgetattr(slave))
-    env = dict(os.environ, COLORTERM="truecolor", TERM="xterm-256color")
+    env = dict(os.environ, COLORTERM="truecolor", TERM="xterm-256color", XDG_DATA_HOME=DATA_HOME)
     env.pop("DISPLAY", None)
     process = subprocess.Popen([sys.executable, "-m", "sim", "--terminal"] + list(args),
                                stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env,
@@ -271,5 +272,42 @@ def test_unknown_terminal_size_counts_as_80x24():
         with open(slave, "w", closefd=False) as stream:
             assert terminal_size(stream) == (100, 30)
     finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_render_marks_the_cursor_and_leaves_no_stale_lines():
+    from sim.terminal import HELP_LINE, render
+    from sim_pty import Screen as TextScreen
+    colours = [(0, 0, 0)] * 64
+    colours[3 * 8 + 2] = (20, 20, 20)  # the cursor's LED, blinking near black on an illegal cell
+    screen = TextScreen()
+    seats = [((1,), "Red", 2, True), ((3,), "Green", 2, False)]
+    screen.feed(render(colours, {"size": 8, "status": ("Paused", "Board 8x8, move 3"),
+                                 "seats": seats, "prompt": "up/down: choose"}))
+    screen.feed(render(colours, {"size": 8, "status": ("Board 8x8, move 3",), "seats": seats,
+                                 "cursor": (2, 3, False)}))
+    text = screen.text()
+    assert text.count(HELP_LINE) == 1 and "up/down" not in text and "Paused" not in text
+    row = [line for line in screen.lines() if line.strip().startswith("4")][0]
+    header = [line for line in screen.lines() if line.strip().startswith("a  b")][0]
+    assert row.index("[  ]") + 1 == header.index("c")  # round c4's LED, on both sides
+
+
+def test_ctrl_c_from_a_kitty_terminal_exits_130():
+    process, master, slave = spawn("--players", "human,easy", "--seed", "4")
+    before = termios.tcgetattr(slave)
+    try:
+        assert "\x1b[?u" in read_until(master, "\x1b[?u", 15)
+        os.write(master, b"\x1b[?0u\x1b[?62;22c")
+        read_for(master, 1)
+        os.write(master, b"\x1b[99;5u")  # Ctrl-C as the kitty protocol reports it
+        tail = read_for(master, 2)
+        assert process.wait(5) == 130
+        assert "\x1b[<u" in tail and "Traceback" not in tail
+        assert termios.tcgetattr(slave) == before
+    finally:
+        if process.poll() is None:
+            process.kill()
         os.close(master)
         os.close(slave)

@@ -5,7 +5,9 @@
 
 Each diagram shows the board with the pins used (name and physical pin number), every wire in a
 colour by its job (red 5 V, orange 3.3 V, black ground, green data, blue buttons, purple analog),
-the 470 ohm resistor in the data line and the 1000 uF capacitor across the matrix supply.
+the board's GND feeding the GND rail that every part returns to, the 470 ohm resistor in the data
+line, the 1000 uF capacitor across the matrix supply with its polarity, and the arrow buttons and
+the joystick as the either/or choice that ``ROLIT_INPUT`` in settings.toml makes.
 """
 
 import os
@@ -44,21 +46,35 @@ def label(name, preset):
 
 
 def rows(preset):
-    """(board pin, wire colour, part name, terminal) from top to bottom."""
+    """The diagram from top to bottom: ``("wire", board pin or None, wire colour, part,
+    terminal)`` (no board pin: the part's terminal goes to the GND rail) and ``("group", kind,
+    title)`` headings for the buttons and the joystick."""
     (matrix, up, down, left, right, select, back, joy_x, joy_y, joy_press,
      buzzer) = PRESETS[preset]
     five, three = POWER[preset]
-    out = [(matrix, GREEN, "matrix", "DIN"), (five, RED, "matrix", "5V"),
-           ("GND", BLACK, "matrix", "GND")]
-    for name, pin in (("UP", up), ("DOWN", down), ("LEFT", left), ("RIGHT", right),
-                      ("SELECT", select), ("BACK", back)):
-        out.append((pin, BLUE, "button", name))
+    out = [("wire", "GND", BLACK, "rail", "GND"),
+           ("wire", matrix, GREEN, "matrix", "DIN"), ("wire", five, RED, "matrix", "5V"),
+           ("gap",), ("wire", None, BLACK, "matrix", "GND")]
     if joy_x:
-        out += [(joy_x, PURPLE, "joystick", "VRx"), (joy_y, PURPLE, "joystick", "VRy"),
-                (joy_press, BLUE, "joystick", "SW"), (three, ORANGE, "joystick", "+3.3V"),
-                ("GND", BLACK, "joystick", "GND")]
+        out.append(("group", "either", 'EITHER four arrow buttons: ROLIT_INPUT = "buttons" '
+                                        "(the default)"))
+    else:
+        out.append(("group", "only", "four arrow buttons (a Raspberry Pi has no analog inputs "
+                                     "for a joystick)"))
+    for name, pin in (("UP", up), ("DOWN", down), ("LEFT", left), ("RIGHT", right)):
+        out.append(("wire", pin, BLUE, "button", name))
+    if joy_x:
+        out += [("group", "or", 'OR the joystick: set ROLIT_INPUT = "joystick" in settings.toml'),
+                ("wire", joy_x, PURPLE, "joystick", "VRx"), ("wire", joy_y, PURPLE, "joystick", "VRy"),
+                ("wire", joy_press, BLUE, "joystick", "SW"),
+                ("wire", three, ORANGE, "joystick", "+3.3V"),
+                ("wire", None, BLACK, "joystick", "GND")]
+    out.append(("group", "always", "SELECT and BACK, with either choice" if joy_x else
+                "SELECT and BACK"))
+    for name, pin in (("SELECT", select), ("BACK", back)):
+        out.append(("wire", pin, BLUE, "button", name))
     if buzzer:
-        out.append((buzzer, GREEN, "buzzer", "+"))
+        out.append(("wire", buzzer, GREEN, "buzzer", "+"))
     return out
 
 
@@ -69,31 +85,64 @@ def text(x, y, words, size=13, anchor="start", weight="normal", colour=BLACK):
             % (x, y, size, anchor, weight, colour, words))
 
 
-def line(points, colour, width=3):
+def line(points, colour, width=3, extra=""):
     path = " ".join(["%d,%d" % p for p in points])
-    return ('<polyline points="%s" fill="none" stroke="%s" stroke-width="%d" '
-            'stroke-linejoin="round"/>' % (path, colour, width))
+    return ('<polyline%s points="%s" fill="none" stroke="%s" stroke-width="%d" '
+            'stroke-linejoin="round"/>' % (extra, path, colour, width))
+
+
+def dot(x, y):
+    # A junction: the wires that meet here are connected.
+    return '<circle cx="%d" cy="%d" r="4" fill="%s"/>' % (x, y, BLACK)
+
+
+def capacitor(cx, top, bottom):
+    """The electrolytic capacitor standing between the 5 V wire (``top``) and the GND wire
+    (``bottom``): + to 5 V, the striped - leg to GND."""
+    body_top, body_bottom = top + 7, bottom - 7
+    mid = (body_top + body_bottom) // 2
+    return "\n".join([
+        '<g id="capacitor">',
+        line(((cx, top), (cx, body_top)), RED, 2),
+        '<rect x="%d" y="%d" width="18" height="%d" rx="3" fill="#2e5fa8" stroke="%s"/>'
+        % (cx - 9, body_top, body_bottom - body_top, BLACK),
+        # the stripe printed on the negative side of the can
+        '<rect id="capacitor-stripe" x="%d" y="%d" width="18" height="%d" fill="#dddddd" '
+        'stroke="%s"/>' % (cx - 9, mid, body_bottom - mid, BLACK),
+        line(((cx, body_bottom), (cx, bottom)), BLACK, 2),
+        text(cx + 13, body_top + 8, "+", 13, "start", "bold", RED),
+        text(cx + 13, body_bottom, "\u2212", 13, "start", "bold"),
+        text(cx - 14, body_top + 8, "1000 \u00b5F", 11, "end"),
+        text(cx - 14, body_bottom, "stripe = \u2212 leg", 11, "end"),
+        "</g>"])
 
 
 def svg(preset):
-    wires = rows(preset)
-    top = 80
-    height = top + ROW * len(wires) + 160
-    width = 940
+    items = rows(preset)
+    width = 960
     board_x, board_w = 30, 250
     pin_x = board_x + board_w
-    part_x = 620
-    part_w = 250
-    gnd_x = 910
-    parts = []
-    top += 60
+    part_x, part_w = 620, 250
+    gnd_x = 930
+    top = 140
+    bottom = top + ROW * len(items)
+    notes = ("The board's GND goes to the GND rail (the breadboard's blue - row); every part's "
+             "GND joins that rail.",
+             "Matrix power: from the board's %s pin (the game caps the matrix at 500 mA); with a "
+             "separate 5 V supply, join its GND to the rail too." % POWER[preset][0],
+             "Capacitor: its long leg (+) to 5 V, the leg on the striped side (-) to GND, at the "
+             "matrix. Backwards it can burst.",
+             "Buttons connect a pin to GND (internal pull-ups). Any can be left out; with "
+             "ROLIT_INPUT = \"onebutton\" one button on SELECT is enough.",
+             "Data line: 470 \u03a9 close to the matrix's DIN. If the first LED flickers, add a "
+             "74AHCT125 level shifter (see docs/hardware.md).")
+    height = bottom + 30 + 22 * len(notes) + 10
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">'
            % (width, height, width, height),
            '<rect width="100%" height="100%" fill="white"/>',
            text(width // 2, 30, "Rolit Handheld - " + TITLES[preset], 20, "middle", "bold"),
            text(width // 2, 52, "preset \"%s\" in settings.toml; pins as named by CircuitPython's"
                 " board module" % preset, 12, "middle")]
-    bottom = top + ROW * len(wires)
     out.append('<rect x="%d" y="%d" width="%d" height="%d" rx="10" fill="#0b6e4f" '
                'stroke="%s" stroke-width="2"/>' % (board_x, top - 50, board_w, bottom - top + 60,
                                                   BLACK))
@@ -102,60 +151,84 @@ def svg(preset):
     supply = ("its own 5 V 3 A supply" if preset == "blinka_pi" else
               "USB: computer or 5 V supply")
     out.append(text(board_x + 16, top - 12, supply, 11, "start", "normal", "white"))
-    # Ground bus on the right.
-    out.append(line(((gnd_x, top - 10), (gnd_x, bottom + 10)), BLACK, 4))
-    out.append(text(gnd_x, top - 16, "GND", 12, "middle", "bold"))
+    header = len(out)  # the part boxes and choice frames go here, behind the wires
+    # The GND rail on the right: the board's GND feeds it (first row), every part returns to it.
+    rail_top, rail_bottom = top + ROW // 2, bottom - ROW // 2
+    out.append(line(((gnd_x, rail_top), (gnd_x, rail_bottom)), BLACK, 4, ' id="gnd-rail"'))
+    out.append(text(gnd_x, top - 4, "GND rail", 12, "middle", "bold"))
+    boxes = {}      # part: [first y, last y]
+    groups = []     # [kind, title, first y, last y]
     y = top
-    for pin, colour, part, terminal in wires:
+    for item in items:
         y += ROW
         wy = y - ROW // 2
-        out.append('<rect x="%d" y="%d" width="12" height="12" fill="#f1c40f" stroke="%s"/>'
-                   % (pin_x - 6, wy - 6, BLACK))
-        out.append(text(pin_x - 12, wy + 4, label(pin, preset), 12, "end", "bold", "white"))
-        if part == "matrix" and terminal == "DIN":
+        if item[0] == "group":
+            groups.append([item[1], item[2], wy, wy])
+            continue
+        if item[0] == "gap":
+            continue
+        _, pin, colour, part, terminal = item
+        if groups and part in ("button", "joystick"):
+            groups[-1][3] = wy
+        if pin:
+            out.append('<rect data-pin="%s" x="%d" y="%d" width="12" height="12" fill="#f1c40f" '
+                       'stroke="%s"/>' % (pin, pin_x - 6, wy - 6, BLACK))
+            out.append(text(pin_x - 12, wy + 4, label(pin, preset), 12, "end", "bold", "white"))
+        if part == "rail":
+            out.append(line(((pin_x + 6, wy), (gnd_x, wy)), colour))
+            out.append(dot(gnd_x, wy))
+            out.append(text(pin_x + 40, wy - 6, "board GND to the GND rail", 12))
+            continue
+        if part == "button":
+            out.append(line(((pin_x + 6, wy), (part_x, wy)), colour))
+            out.append('<circle cx="%d" cy="%d" r="9" fill="#555" stroke="%s"/>'
+                       % (part_x + 14, wy, BLACK))
+            out.append(line(((part_x + 23, wy), (gnd_x, wy)), BLACK, 2))
+            out.append(dot(gnd_x, wy))
+            out.append(text(part_x + 32, wy - 5, "button " + terminal, 12))
+            continue
+        if pin and part == "matrix" and terminal == "DIN":
             out.append(line(((pin_x + 6, wy), (400, wy)), colour))
             out.append('<rect x="400" y="%d" width="60" height="16" fill="#f5deb3" stroke="%s"/>'
                        % (wy - 8, BLACK))
             out.append(text(430, wy + 5, "470 \u03a9", 11, "middle"))
             out.append(line(((460, wy), (part_x, wy)), colour))
-        elif part == "button":
-            out.append(line(((pin_x + 6, wy), (part_x, wy)), colour))
-            out.append('<circle cx="%d" cy="%d" r="9" fill="#555" stroke="%s"/>'
-                       % (part_x + 14, wy, BLACK))
-            out.append(line(((part_x + 23, wy), (gnd_x, wy)), BLACK, 2))
-            out.append(text(part_x + 32, wy - 5, "button " + terminal, 12))
-            continue
-        elif pin == "GND":
+        elif pin:
             out.append(line(((pin_x + 6, wy), (part_x, wy)), colour))
         else:
-            out.append(line(((pin_x + 6, wy), (part_x, wy)), colour))
-        if part not in parts:
-            parts.append(part)
-            count = len([w for w in wires if w[2] == part])
-            out.append('<rect x="%d" y="%d" width="%d" height="%d" rx="6" fill="#eeeeee" '
-                       'stroke="%s" stroke-width="2"/>' % (part_x, wy - ROW // 2 + 3, part_w,
-                                                           ROW * count - 6, BLACK))
-            name = {"matrix": "8x8 NeoPixel matrix", "joystick": "analog joystick",
-                    "buzzer": "piezo buzzer (- to GND)"}[part]
-            out.append(text(part_x + part_w - 8, wy + 4, name, 12, "end", "bold"))
+            # no wire to the board: this terminal goes to the GND rail
+            out.append(line(((part_x + part_w, wy), (gnd_x, wy)), colour))
+            out.append(dot(gnd_x, wy))
+        boxes.setdefault(part, [wy, wy])[1] = wy
         out.append(text(part_x + 8, wy + 4, terminal, 12))
         if part == "buzzer":
             out.append(line(((part_x + part_w, wy), (gnd_x, wy)), BLACK, 2))
+            out.append(dot(gnd_x, wy))
         if part == "matrix" and terminal == "5V":
-            # The capacitor across 5 V and GND, right at the matrix.
             cx = 560
-            out.append(line(((cx, wy), (cx, wy + ROW - 14)), RED, 2))
-            out.append('<rect x="%d" y="%d" width="24" height="8" fill="white" stroke="%s"/>'
-                       % (cx - 12, wy + ROW - 14, BLACK))
-            out.append(line(((cx, wy + ROW - 6), (cx, wy + ROW)), BLACK, 2))
-            out.append(text(cx - 16, wy + 20, "1000 \u00b5F", 11, "end"))
-    notes = ("Matrix power: from the board's %s pin (the game caps the matrix at 500 mA); with "
-             "a separate 5 V supply, join its GND to the board's GND." % POWER[preset][0],
-             "Buttons connect a pin to GND (the internal pull-ups are used). Any button can be "
-             "left out; one button on SELECT is enough in one-button mode.",
-             "Data line: 470 \u03a9 close to the matrix's DIN. If the first LED flickers, add a "
-             "74AHCT125 level shifter (see docs/hardware.md).")
-    y = bottom + 40
+            out.append(capacitor(cx, wy, wy + 2 * ROW))
+            out.append(dot(cx, wy))
+        if part == "matrix" and terminal == "GND":
+            out.append(line(((cx, wy), (part_x, wy)), colour, 2))
+    behind = []
+    names = {"matrix": "8x8 NeoPixel matrix", "joystick": "analog joystick",
+             "buzzer": "piezo buzzer (- to GND)"}
+    for part in ("matrix", "joystick", "buzzer"):
+        if part in boxes:
+            first, last = boxes[part]
+            behind.append('<rect x="%d" y="%d" width="%d" height="%d" rx="6" fill="#eeeeee" '
+                       'stroke="%s" stroke-width="2"/>'
+                       % (part_x, first - ROW // 2 + 3, part_w, last - first + ROW - 6, BLACK))
+            behind.append(text(part_x + part_w - 8, first + 4, names[part], 12, "end", "bold"))
+    for kind, title, first, last in groups:
+        # a dashed frame round each either/or choice, its title on the heading row
+        behind.append('<rect class="choice" data-choice="%s" x="%d" y="%d" width="%d" height="%d" '
+                   'rx="8" fill="none" stroke="#888888" stroke-width="1.5" '
+                   'stroke-dasharray="6,4"/>' % (kind, 300, first - ROW // 2 + 2,
+                                                 gnd_x - 20 - 300, last - first + ROW - 4))
+        behind.append(text(310, first + 5, title, 13, "start", "bold", "#444444"))
+    out[header:header] = behind
+    y = bottom + 30
     for note in notes:
         out.append(text(30, y, note, 12))
         y += 22

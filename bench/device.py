@@ -1,0 +1,556 @@
+"""Figures from the real firmware on the emulated Pico: ``python -m bench device``.
+
+    python -m bench.device                       # everything (about half an hour here)
+    python -m bench.device --parts ai --levels hard --players 2
+    python -m bench.device --parts boot,heap,frames,attract,ai
+
+Parts: ``boot`` (time to the banner and the first LED frame, the deployed code.py unchanged),
+``heap`` and ``frames`` (one run: free heap at the top of code.py and after its imports, then the
+device's own main loop, title and menu, then a whole game of ``hard`` seats, 2 and 4 players:
+lowest free heap after a collection, ``App.update`` time by what the app is doing, how long each
+computer move takes in the app), ``ai`` (``bot.choose()`` alone, whole self-play games per
+level on 8x8, 2 and 4 players), ``attract`` (free heap over three emulated minutes of the attract
+mode: the trend). All times are emulated time on the 125 MHz chip, unaffected by how busy this
+machine is; what the emulator gets wrong: docs/emulator.md.
+
+As a building block (the memory and AI work use it)::
+
+    from bench.device import run_on_chip
+    result = run_on_chip('''
+    from rolit_core import Game
+    game = Game(players=4)
+    sample()
+    fig("cells", len(game.board.cells))
+    ''', free_kb=64)
+    result.figures   # {"free_start": ..., "free_low": ..., "cells": ..., ...}
+    result.ok        # finished, no MemoryError, no traceback
+
+``free_kb`` takes all but that many KiB of the heap (a bytearray made first), so a snippet proves
+it runs in a heap that small. In a snippet: ``fig(name, value)`` reports a figure, ``sample()``
+collects and notes the lowest free heap and the most memory in use, ``us()`` is a microsecond
+clock (CircuitPython's resolution: about 31 us).
+"""
+
+import argparse
+import sys
+import time
+
+from sim.emulate import Emulator, deployed_files, missing_reason
+from sim.rp2040.mirror import with_harness
+
+BOOT_MS = 30000
+LEVELS = ("easy", "medium", "hard")
+
+PROLOGUE = r'''import gc
+import time
+gc.collect()
+_FREE_TOP = gc.mem_free()
+_blob = None
+if %(free)d:
+    # Leave %(free)d bytes free: the blob's own overhead and the heap's bookkeeping are only
+    # known afterwards, so adjust it (a few tries) until the free heap is close to that.
+    _size = _FREE_TOP - %(free)d
+    for _ in range(4):
+        _blob = None
+        gc.collect()
+        _blob = bytearray(_size)
+        gc.collect()
+        _diff = gc.mem_free() - %(free)d
+        if -64 <= _diff <= 64:
+            break
+        _size += _diff
+gc.collect()
+_LOW = [gc.mem_free()]
+_PEAK = [gc.mem_alloc()]
+
+
+def fig(name, value):
+    print("@FIG %%s %%s" %% (name, value))
+
+
+def sample():
+    gc.collect()
+    free = gc.mem_free()
+    if free < _LOW[0]:
+        _LOW[0] = free
+    used = gc.mem_alloc()
+    if used > _PEAK[0]:
+        _PEAK[0] = used
+
+
+def us():
+    return time.monotonic_ns() // 1000
+
+
+fig("free_top", _FREE_TOP)
+fig("free_start", gc.mem_free())
+fig("reserved", 0 if _blob is None else len(_blob))
+'''
+
+EPILOGUE = r'''
+sample()
+fig("free_low", _LOW[0])
+fig("alloc_peak", _PEAK[0])
+fig("free_end", gc.mem_free())
+print("@END")
+'''
+
+
+class ChipResult:
+    """What a run on the chip gave: ``figures`` (name -> int or text), ``lists`` (name -> list
+    of ints from ``@LIST name v v ...`` lines), ``console``, emulated ``ms`` and ``cycles``,
+    ``ok`` (finished without MemoryError or traceback) and ``problem``."""
+
+    def __init__(self, pico, finished):
+        self.console = pico.console
+        self.ms = pico.ms
+        self.cycles = pico.cycles
+        self.frames = pico.frames
+        self.figures = {}
+        self.lists = {}
+        for line in self.console.splitlines():
+            line = line.strip()
+            at = line.find("@FIG ")
+            if at >= 0:
+                parts = line[at:].split()
+                if len(parts) >= 3:
+                    self.figures[parts[1]] = _number(parts[2])
+            at = line.find("@LIST ")
+            if at >= 0:
+                parts = line[at:].split()
+                self.lists.setdefault(parts[1], []).extend(_number(p) for p in parts[2:])
+        self.problem = None
+        for word in ("MemoryError", "Traceback", "error in frame"):
+            if word in self.console:
+                self.problem = word
+                break
+        if not finished and self.problem is None:
+            self.problem = "did not finish"
+        self.ok = self.problem is None
+
+    def __repr__(self):
+        return "ChipResult(ok=%r, %.0f ms, %r)" % (self.ok, self.ms, self.figures)
+
+
+def _number(text):
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def run_files(files, timeout_ms=600000, end="@END", firmware=None, on_start=None):
+    """Boot ``files`` as the CIRCUITPY drive and run until ``end`` is printed, an error shows, or
+    ``timeout_ms`` of emulated time; a :class:`ChipResult`."""
+    with Emulator(firmware=firmware, files=files) as pico:
+        if on_start is not None:
+            on_start(pico)
+        finished = False
+        while pico.ms < timeout_ms:
+            why = pico.run(2000, until_text=end)
+            tail = pico.console[-3000:]
+            if why == "text" or end in tail:
+                finished = True
+                break
+            if "Traceback" in tail or "Code done running" in tail:
+                break
+        return ChipResult(pico, finished)
+
+
+def run_on_chip(code, free_kb=None, files=None, settings=None, timeout_ms=600000,
+                firmware=None):
+    """Run the snippet ``code`` as code.py next to the deployed game (``rolit_core/``,
+    ``hardware/``, ``lib/``), optionally with only ``free_kb`` KiB of heap left free; a
+    :class:`ChipResult`."""
+    drive = dict(files if files is not None else deployed_files(settings=settings))
+    free = 0 if free_kb is None else int(free_kb * 1024)
+    drive["code.py"] = (PROLOGUE % {"free": free} + code + EPILOGUE).encode()
+    return run_files(drive, timeout_ms, firmware=firmware)
+
+
+# -- the parts -------------------------------------------------------------------------------
+
+AI_GAME = r'''
+from rolit_core import Game
+from rolit_core.ai import player
+
+for players in %(players)r:
+    for level in %(levels)r:
+        for seed in range(%(games)d):
+            game = Game(players=players, size=8, first="red", seed=seed + 1)
+            bots = [player(level, 10 * seed + s) for s in range(len(game.seat_colours))]
+            times = []
+            while not game.over:
+                bot = bots[game.seat_of(game.turn)]
+                start = us()
+                cell = bot.choose(game)
+                times.append(us() - start)
+                game.play(cell)
+            print("@LIST %%s-%%dp %%s" %% (level, players, " ".join([str(t) for t in times])))
+            times = None
+            sample()
+'''
+
+# The deployed code.py (as rolit_main.py) under a harness that times App.update, samples the
+# heap and plays whole games of computer seats in the device's own main loop.
+APP_HARNESS = r'''import gc
+import time
+gc.collect()
+FREE_TOP = gc.mem_free()
+import rolit_main
+gc.collect()
+print("@FIG free_top %%d" %% FREE_TOP)
+print("@FIG free_import %%d" %% gc.mem_free())
+from rolit_core.app import App
+
+GAMES = %(games)r
+MENU_MS = 2000
+KINDS = ("title", "menu", "idle", "animate", "think", "input", "other")
+COUNT = [0] * 7
+TOTAL = [0] * 7
+WORST = [0] * 7
+LOW = [gc.mem_free()]
+LOW_RAW = [gc.mem_free()]
+GC = [0, 0, 0]  # collections, total us, worst us
+state = {"n": 0, "game": -1, "menu_at": None, "think_at": None, "moves": []}
+_update = App.update
+
+
+def kind_of(app):
+    mode = app.mode
+    if mode == "title":
+        return 0
+    if mode == "menu":
+        return 1
+    if mode == "play":
+        phase = app.phase
+        return 3 if phase == "animate" else (4 if phase == "think" else 5)
+    return 6
+
+
+def report_game(app):
+    seats = GAMES[state["game"]]
+    print("@LIST app-%%s-%%dp %%s" %% (seats[0], len(seats),
+                                    " ".join([str(t) for t in state["moves"]])))
+    print("@FIG low_free_%%dp %%d" %% (len(seats), LOW[0]))
+    print("@FIG low_free_raw_%%dp %%d" %% (len(seats), LOW_RAW[0]))
+    state["moves"] = []
+
+
+def next_game(app):
+    if state["game"] >= 0:
+        report_game(app)
+    state["game"] += 1
+    if state["game"] >= len(GAMES):
+        for k in range(7):
+            if COUNT[k]:
+                print("@FIG update_%%s %%d %%d %%d" %% (KINDS[k], COUNT[k], TOTAL[k] // COUNT[k],
+                                                    WORST[k]))
+        print("@FIG update_gc %%d %%d %%d" %% (GC[0], GC[1] // max(1, GC[0]), GC[2]))
+        print("@END")
+        raise SystemExit
+    gc.collect()
+    LOW[0] = LOW_RAW[0] = gc.mem_free()
+    app.start(seats=GAMES[state["game"]])
+
+
+def timed(self, now_ms, events=()):
+    start = time.monotonic_ns()
+    frame = _update(self, now_ms, events)
+    spent = (time.monotonic_ns() - start) // 1000
+    kind = kind_of(self)
+    if kind == 1 and state["menu_at"] is None:
+        state["menu_at"] = now_ms
+    if kind == 1 and not events:
+        kind = 2
+    COUNT[kind] += 1
+    TOTAL[kind] += spent
+    if spent > WORST[kind]:
+        WORST[kind] = spent
+    moved = False
+    if kind == 4 and state["think_at"] is None:
+        state["think_at"] = now_ms
+    elif kind != 4 and state["think_at"] is not None:
+        state["moves"].append((now_ms - state["think_at"]) & 0x1FFFFFFF)
+        state["think_at"] = None
+        moved = True
+    n = state["n"] = state["n"] + 1
+    if state["game"] >= 0 and n %% 10 == 0:
+        free = gc.mem_free()
+        if free < LOW_RAW[0]:
+            LOW_RAW[0] = free
+    if moved:
+        # After each computer move (outside the timed update): collect, note the free heap
+        # and how long the collection took (a collection can fall into any frame).
+        start = time.monotonic_ns()
+        gc.collect()
+        spent = (time.monotonic_ns() - start) // 1000
+        GC[0] += 1
+        GC[1] += spent
+        if spent > GC[2]:
+            GC[2] = spent
+        free = gc.mem_free()
+        if free < LOW[0]:
+            LOW[0] = free
+    at = state["menu_at"]
+    if at is not None and (state["game"] < 0 and ((now_ms - at) & 0x1FFFFFFF) > MENU_MS
+                           or state["game"] >= 0 and self.mode == "round_end"):
+        next_game(self)
+    return frame
+
+
+App.update = timed
+rolit_main.main()
+'''
+
+ATTRACT_HARNESS = r'''import gc
+import rolit_main
+from rolit_core.app import App
+
+EVERY = 250  # updates between samples (about 5 s at 50 frames/s)
+state = {"n": 0}
+_update = App.update
+
+
+def sampled(self, now_ms, events=()):
+    frame = _update(self, now_ms, events)
+    n = state["n"] = state["n"] + 1
+    if n %% EVERY == 0:
+        gc.collect()
+        print("@S %%d %%s %%d %%d" %% (now_ms, self.mode, gc.mem_free(), gc.mem_alloc()))
+    return frame
+
+
+App.update = sampled
+rolit_main.main()
+'''
+
+
+def part_boot(report):
+    drive = deployed_files()
+    with Emulator(files=drive) as pico:
+        pico.run_until_text("controls:", BOOT_MS)
+        banner = pico.ms
+        while not pico.frames and pico.ms < BOOT_MS:
+            pico.run(100, until_frame=True)
+        first = pico.frames[0]
+        report("boot: power-on to the banner", "%.2f s" % (banner / 1000))
+        report("boot: power-on to the first LED frame", "%.2f s" % (first.ms / 1000))
+        report("boot: one 64-pixel neopixel_write", "%.2f ms" % ((first.ns - first.start_ns) / 1e6))
+
+
+def _mean_worst(values):
+    if not values:
+        return "-"
+    return "mean %.0f, worst %.0f" % (sum(values) / len(values), max(values))
+
+
+def part_heap_frames(report, games):
+    drive = with_harness(deployed_files(settings={"ROLIT_SEED": 11}))
+    drive["code.py"] = (APP_HARNESS % {"games": games}).encode()
+    result = run_files(drive, timeout_ms=1800000)
+    if not result.ok:
+        report("heap/frames: FAILED", "%s; console ends: %s" % (result.problem,
+                                                                 result.console[-800:]))
+        return result
+    f = result.figures
+    report("heap: free at the top of code.py", "%d bytes" % f["free_top"])
+    report("heap: free after code.py's imports", "%d bytes" % f["free_import"])
+    for seats in games:
+        n = len(seats)
+        report("heap: lowest free in a game of %d %s seats (after a collection, each move)"
+               % (n, seats[0]), "%d bytes" % f["low_free_%dp" % n])
+        report("heap: lowest free, same game, no collection (every 10 frames)",
+               "%d bytes" % f["low_free_raw_%dp" % n])
+        moves = result.lists.get("app-%s-%dp" % (seats[0], n), [])
+        report("app: %s answer time in the app, %dp (ms, %d moves)" % (seats[0], n, len(moves)),
+               _mean_worst(moves))
+    names = {"title": "title", "idle": "menu, idle", "menu": "menu, keys", "animate":
+             "play, animating", "think": "play, a computer thinks", "input": "play, human",
+             "other": "round end", "gc": "gc.collect() after a move (not in a frame above)"}
+    for kind, label in names.items():
+        if "update_%s" % kind in f:
+            count, mean, worst = _three(result, kind)
+            report("App.update, %s (us; %d)" % (label, count),
+                   "mean %d, worst %d" % (mean, worst))
+    return result
+
+
+def _three(result, kind):
+    for line in result.console.splitlines():
+        at = line.find("@FIG update_%s " % kind)
+        if at >= 0:
+            parts = line[at:].split()
+            return int(parts[2]), int(parts[3]), int(parts[4])
+    return 0, 0, 0
+
+
+def part_ai(report, levels, players, games):
+    code = AI_GAME % {"levels": tuple(levels), "players": tuple(players), "games": games}
+    result = run_on_chip(code, timeout_ms=3600000)
+    if not result.ok:
+        report("ai: FAILED", "%s; console ends: %s" % (result.problem, result.console[-800:]))
+        return result
+    for n in players:
+        for level in levels:
+            moves = [t / 1000 for t in result.lists.get("%s-%dp" % (level, n), [])]
+            report("ai: %s choose(), %dp, 8x8 (ms, %d moves)" % (level, n, len(moves)),
+                   _mean_worst(moves) if max(moves or [0]) >= 10 else
+                   "mean %.1f, worst %.1f" % (sum(moves) / max(1, len(moves)), max(moves or [0])))
+    report("ai: lowest free heap in those games (after a collection)",
+           "%d bytes" % result.figures["free_low"])
+    return result
+
+
+def part_attract(report, minutes):
+    drive = with_harness(deployed_files(settings={"ROLIT_SEED": 5}))
+    drive["code.py"] = (ATTRACT_HARNESS % {}).encode()
+    samples = []
+    with Emulator(files=drive) as pico:
+        pico.run_until_text("controls:", BOOT_MS)
+        attract_from = None
+        limit = pico.ms + (75 + minutes * 60) * 1000
+        while pico.ms < limit:
+            pico.run(5000)
+            samples = _samples(pico.console)
+            if attract_from is None:
+                for at, mode, free, used in samples:
+                    if mode == "attract":
+                        attract_from = pico.ms
+                        limit = pico.ms + minutes * 60 * 1000
+                        break
+        console = pico.console
+    attract = [(at, free) for at, mode, free, used in samples if mode == "attract"]
+    if len(attract) < 3 or "Traceback" in console or "MemoryError" in console:
+        report("attract: FAILED", "%d samples; console ends: %s" % (len(attract),
+                                                                     console[-800:]))
+        return
+    times = [((at - attract[0][0]) & 0x1FFFFFFF) / 60000 for at, _ in attract]
+    frees = [free for _, free in attract]
+    slope = _slope(times, frees)
+    third = max(1, len(frees) // 3)
+    report("attract: free heap after a collection over %.1f emulated minutes (%d samples)"
+           % (times[-1], len(frees)), "min %d, max %d" % (min(frees), max(frees)))
+    report("attract: first third mean vs last third mean",
+           "%d -> %d bytes" % (sum(frees[:third]) / third, sum(frees[-third:]) / third))
+    report("attract: trend (least squares)", "%+.0f bytes per minute" % slope)
+
+
+def _samples(console):
+    found = []
+    for line in console.splitlines():
+        at = line.find("@S ")
+        if at >= 0:
+            parts = line[at:].split()
+            if len(parts) == 5:
+                found.append((int(parts[1]), parts[2], int(parts[3]), int(parts[4])))
+    return found
+
+
+def _slope(xs, ys):
+    n = len(xs)
+    mean_x = sum(xs) / n
+    mean_y = sum(ys) / n
+    spread = sum((x - mean_x) ** 2 for x in xs)
+    if not spread:
+        return 0.0
+    return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)) / spread
+
+
+XIP_WORK = r'''
+from rolit_core import Game
+from rolit_core.ai import player
+from rolit_core.app import App
+
+print("@XIP start")
+game = Game(players=2, size=8, first="red", seed=3)
+bots = [player("hard", 1), player("hard", 2)]
+for _ in range(12):
+    game.play(bots[game.seat_of(game.turn)].choose(game))
+app = App(seed=3)
+now = 0
+for _ in range(300):
+    now += 20
+    app.update(now, [])
+app.start(seats=("hard", "hard"))
+for _ in range(600):
+    now += 20
+    app.update(now, [])
+print("@XIP stop")
+'''
+MISS_CYCLES = (30, 60)  # sys clock cycles to fill an 8-byte line over QSPI (estimated range)
+
+
+def part_xip(report):
+    """How much a real chip's XIP cache misses would add: typical work (hard moves, App frames)
+    with every flash read through a model of the cache."""
+    drive = deployed_files()
+    drive["code.py"] = XIP_WORK.encode()
+    with Emulator(files=drive, xip=True) as pico:
+        pico.run_until_text("@XIP start", BOOT_MS + 20000)
+        pico.xip_counts(reset=True)
+        start = pico.cycles
+        while "@XIP stop" not in pico.console and pico.ms < 600000:
+            pico.run(2000, until_text="@XIP stop")
+        counts = pico.xip_counts()
+        cycles = pico.cycles - start
+    reads = counts["hits"] + counts["misses"] + counts["uncached"]
+    misses = counts["misses"] + counts["uncached"]
+    report("xip: flash reads in %.1f M cycles of game work" % (cycles / 1e6),
+           "%d (%.1f%% missed the modelled cache)" % (reads, 100.0 * misses / max(1, reads)))
+    low, high = MISS_CYCLES
+    report("xip: a real chip would add (at %d-%d cycles a miss)" % (low, high),
+           "%.0f-%.0f%%" % (100.0 * misses * low / cycles, 100.0 * misses * high / cycles))
+
+
+PARTS = ("boot", "heap", "ai", "attract", "xip")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m bench.device", description=__doc__.split(
+        "\n\n")[0])
+    parser.add_argument("--parts", default=",".join(PARTS),
+                        help="comma-separated: boot, heap (heap and frames), ai, attract, xip")
+    parser.add_argument("--levels", default=",".join(LEVELS), help="for ai: easy,medium,hard")
+    parser.add_argument("--players", default="2,4", help="for ai and heap: 2,4")
+    parser.add_argument("--games", type=int, default=1, help="for ai: games per level and count")
+    parser.add_argument("--minutes", type=float, default=3.0, help="for attract")
+    parser.add_argument("--firmware", help="the UF2 (default: $ROLIT_FIRMWARE or "
+                        "../shared/firmware/)")
+    args = parser.parse_args([] if argv is None else argv)
+    if args.firmware:
+        import os
+
+        os.environ["ROLIT_FIRMWARE"] = args.firmware
+    reason = missing_reason()
+    if reason:
+        print("device bench skipped: " + reason)
+        return None
+    parts = [p.strip() for p in args.parts.split(",") if p.strip()]
+    players = [int(p) for p in args.players.split(",")]
+    levels = [level.strip() for level in args.levels.split(",")]
+    figures = []
+
+    def report(what, value):
+        figures.append((what, value))
+        print("%-78s %s" % (what, value))
+        sys.stdout.flush()
+
+    started = time.time()
+    if "boot" in parts:
+        part_boot(report)
+    if "heap" in parts or "frames" in parts:
+        part_heap_frames(report, [("hard",) * n for n in players])
+    if "ai" in parts:
+        part_ai(report, levels, players, args.games)
+    if "attract" in parts:
+        part_attract(report, args.minutes)
+    if "xip" in parts:
+        part_xip(report)
+    print("(emulated time on the 125 MHz RP2040; %.0f s of this machine's time)"
+          % (time.time() - started))
+    return figures
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,33 @@
+"""``App.thinker``: the computer player searching for the side to move, for drivers that size
+its slices (the browser page) or show its progress."""
+
+from rolit_core.app import BACK, App
+
+
+def test_the_thinker_is_the_computer_to_move_and_only_while_it_thinks():
+    app = App(seed=3, think_nodes=5)
+    app.start(seats=("hard", "human"), first="red")
+    app.update(0, [])
+    assert app.phase == "think"
+    player = app.thinker
+    assert player is not None and player.thinking
+    before = player.nodes
+    app.update(16, [])
+    assert app.thinker is player and player.nodes > before  # it searched this frame
+    now = 16
+    while app.phase != "input" and now < 60000:
+        now += 16
+        app.update(now, [])
+    assert app.phase == "input" and app.game.turn != app.game.first
+    assert app.thinker is None  # a human chooses
+
+
+def test_no_thinker_in_the_pause_menu_or_the_menu():
+    app = App(seed=3)
+    assert app.thinker is None  # the title
+    app.start(seats=("hard", "hard"), first="red")
+    app.update(0, [])
+    assert app.thinker is not None
+    app.update(10, [(BACK, True)])
+    app.update(800, [])
+    assert app.mode == "pause" and app.thinker is None

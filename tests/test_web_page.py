@@ -1,0 +1,218 @@
+"""The browser page's Python side (web/page.py) and its build (web/build.py), without a browser:
+on CPython here, and the glue once under real MicroPython (the interpreter the page runs)."""
+
+import doctest
+import json
+import os
+
+import pytest
+
+from micropython import ROOT, run_micropython
+from rolit_core import Game, save
+from rolit_core.app import App, LEVELS, SELECT
+from web import build, page
+
+
+class Store:
+    """localStorage's one key, as the page's read/write functions see it."""
+
+    def __init__(self, text=None, fail=None):
+        self.text = text
+        self.fail = fail
+        self.writes = 0
+
+    def read(self):
+        return self.text
+
+    def write(self, text):
+        if self.fail:
+            return self.fail  # the page's writeSave says why, it does not throw
+        self.text = text
+        self.writes += 1
+        return ""
+
+
+def run(p, keys_per_step, start=0, dt=20, nodes=200):
+    now = start
+    result = 0
+    for keys in keys_per_step:
+        now += dt
+        result = p.step(now, keys, nodes)
+    return result, now
+
+
+def test_doctests():
+    assert doctest.testmod(page).failed == 0
+
+
+def test_storage_keeps_the_device_save_format_as_hex():
+    store = Store()
+    p = page.Page(store.read, store.write, seed=3)
+    assert p.begin("human,hard") == ""
+    data = bytes.fromhex(store.text)
+    assert data[:2] == save.MAGIC  # the device's bytes, spelt out
+    settings = App().settings
+    match, kinds, _, _, _ = save.decode(data, settings)
+    assert kinds == ("human", "hard") and match.game.size == 8
+    again = page.Page(store.read, store.write, seed=4)
+    assert again.app.mode == "play" and again.app.kinds == ("human", "hard")
+
+
+@pytest.mark.parametrize("text", ["zz", "52480100", "", "5248" * 20])
+def test_corrupt_stored_text_starts_fresh_with_the_reason(text):
+    store = Store(text)
+    p = page.Page(store.read, store.write, seed=1)
+    assert p.app.mode == "error"
+    assert p.app.error
+    p.step(0, "", 100)
+    assert json.loads(p._info)["error"] == p.app.error
+    # the damaged value was replaced by a good save of fresh settings
+    assert save.decode(bytes.fromhex(store.text), App().settings) is None
+
+
+def test_a_failed_save_is_reported_and_the_game_goes_on():
+    store = Store(fail="QuotaExceededError: the quota has been exceeded")
+    p = page.Page(store.read, store.write, seed=1)
+    assert p.begin("human,human") == ""
+    assert "storage failed to save" in p.app.error and "quota" in p.app.error
+    legal = p.app.game.legal_moves()[0]
+    size = p.app.game.size
+    result, _ = run(p, ["@%d%d" % (legal % size, legal // size), "4u"] + [""] * 100)
+    assert len(p.app.game.board.moves) == 1
+    assert json.loads(p._info)["error"].startswith("storage failed to save")
+
+
+def test_keys_text_becomes_events_and_a_tap_walks_the_cursor():
+    store = Store()
+    p = page.Page(store.read, store.write, seed=2)
+    p.begin("human,human")
+    game = p.app.game
+    target = [cell for cell in game.legal_moves() if cell != p.app.cursor][0]
+    x, y = target % 8, target // 8
+    run(p, ["@%d%d" % (x, y)])
+    assert p.app.cursor == target and len(game.board.moves) == 0  # SELECT is down: preview
+    run(p, ["4u"])
+    assert game.board.moves[-1][0] == target
+    # off the board (a 4x4 board sits in the middle of the panel): nothing happens
+    p.begin("human,human", 4)
+    before = p.app.cursor
+    run(p, ["@00", "4u", "@77", "4u"])
+    assert p.app.cursor == before and not p.app.game.board.moves
+    # junk is ignored
+    run(p, ["9d", "x", "@9", "0", "@", "5"])
+    assert p.app.mode == "play"
+
+
+def test_info_changes_only_with_what_it_shows():
+    store = Store()
+    p = page.Page(store.read, store.write, seed=2)
+    first, _ = run(p, [""])
+    assert first & page.CHANGED_INFO and first & page.CHANGED_FRAME
+    again, _ = run(p, [""])
+    assert not again & page.CHANGED_INFO
+    moved, _ = run(p, ["4d"], start=100)  # title -> menu
+    assert moved & page.CHANGED_INFO and json.loads(p._info)["mode"] == "menu"
+
+
+def test_computers_think_in_slices_and_report_the_nodes_they_used():
+    store = Store()
+    p = page.Page(store.read, store.write, seed=5)
+    p.begin("expert,hard")
+    per_move = {}
+    now = 0
+    while len(p.app.game.board.moves) < 4:
+        now += 20
+        game = p.app.game
+        key = (len(game.board.moves), p.app.kinds[game.seat_of(game.turn)])
+        result = p.step(now, "", 3000)
+        if result & page.THINKING:
+            per_move.setdefault(key, []).append((result >> page.NODE_SHIFT, p.app.think_nodes))
+    assert sorted(kind for _, kind in per_move) == ["expert", "expert", "hard", "hard"]
+    for (_, kind), slices in per_move.items():
+        used = [nodes for nodes, _ in slices]
+        # expert thinks EXPERT_FACTOR times the slice the App is given: the page divides
+        assert {think for _, think in slices} == {3000 // page.EXPERT_FACTOR if kind == "expert"
+                                                  else 3000}
+        assert max(used) <= 3000 + 100
+        if kind == "expert":
+            assert len([n for n in used if n]) >= 10  # its 30000 nodes over many frames
+        # the nodes reported add up to the search (at most its budget, a little over at the end)
+        assert 0 < sum(used) <= {"expert": 30000, "hard": 500}[kind] + 100
+        assert used[-1] == 0  # shown "thinking" a while after the answer: no nodes then
+
+
+def test_a_journal_replays_to_the_same_frames_on_a_fresh_page():
+    store = Store()
+    p = page.Page(store.read, store.write, seed=9, journal=True)
+    p.begin("human,medium")
+    size = p.app.game.size
+    cell = p.app.game.legal_moves()[-1]
+    run(p, ["@%d%d" % (cell % size, cell // size), "4u"] + [""] * 150, nodes=37)
+    assert p.load_record("Size: 6\nPlayers: 2\nFirst: red\nR e3", "human,human") == ""
+    run(p, ["3d", "3u", "4d"] + [""] * 20, start=5000)
+    entries = json.loads(json.dumps([list(e) for e in p.journal]))
+    twin = page.Page(Store().read, Store().write, seed=9)
+    twin.replay(entries)
+    assert twin._shown == p._shown
+    assert twin.app.game.record() == p.app.game.record()
+
+
+def test_load_record_refuses_bad_text_and_keeps_the_game():
+    store = Store()
+    p = page.Page(store.read, store.write, seed=1)
+    p.begin("human,hard")
+    run(p, [""] * 3)
+    before = p.app.game.record()
+    assert "line" in p.load_record("Size: 8\nPlayers: 2\nFirst: red\nR z9")
+    assert p.load_record("not a record at all: really")
+    assert p.app.game.record() == before
+    fresh = Game(players=2, first="red")
+    name = fresh.board.cell_name(fresh.legal_moves()[0])
+    assert p.load_record("Size: 8\nPlayers: 2\nFirst: red\nR " + name) == ""
+    assert len(p.app.game.board.moves) == 1 and p.app.kinds == ("human", "hard")
+
+
+def test_the_glue_runs_under_micropython():
+    script = r'''
+from web import page
+store = {}
+page.start(lambda: store.get("s"), lambda t: store.update(s=t), 7, True)
+print(page.begin("human,easy"))
+r = 0
+for i in range(200):
+    r = page.step(i * 20, "@34" if i == 1 else ("4u" if i == 2 else ""), 50)
+print(len(page.frame()), page.record().count("\n"), len(store["s"]) % 2)
+import json
+print(sorted(json.loads(page.info())["game"].keys())[:3])
+print(len(json.loads(page.journal())["entries"]))
+'''
+    out = run_micropython(script, trees=("rolit_core",), files=("web/__init__.py", "web/page.py"))
+    lines = out.split("\n")
+    assert lines[0] == ""
+    length, newlines, odd = lines[1].split()
+    assert length == "384" and int(newlines) >= 8 and odd == "0"
+    assert lines[2] == "['kinds', 'moves', 'over']"
+    assert lines[3] == "201"
+
+
+def test_build_copies_the_core_and_makes_a_single_file(tmp_path):
+    out = build.build(str(tmp_path / "web"))
+    names = set(os.listdir(out))
+    assert {"index.html", "main.js", "micropython.mjs", "micropython.wasm", "sources.js",
+            "rolit.html"} <= names
+    text = open(os.path.join(out, "sources.js")).read()
+    sources = json.loads(text[text.index("{"):text.rindex("}") + 1])
+    core = sorted(n for n in os.listdir(os.path.join(ROOT, "rolit_core")) if n.endswith(".py"))
+    assert sorted(k[len("rolit_core/"):] for k in sources if k.startswith("rolit_core/")) == core
+    with open(os.path.join(ROOT, "rolit_core", "app.py")) as handle:
+        assert sources["rolit_core/app.py"] == handle.read()  # unmodified
+    single = open(os.path.join(out, "rolit.html")).read()
+    assert 'src="main.js"' not in single and "importmap" in single
+    for name in ("https://", "http://"):
+        for built in ("index.html", "main.js", "panel.js", "input.js", "words.js", "style.css"):
+            assert name not in open(os.path.join(out, built)).read(), built
+
+
+def test_levels_offered_in_the_page_include_expert():
+    p = page.Page(Store().read, Store().write, seed=1)
+    assert p.app.levels == tuple(LEVELS) and SELECT == 4

@@ -1,0 +1,114 @@
+"""Build the browser edition into a folder: ``python web/build.py [OUT]`` (default build/web).
+
+The folder holds the page (index.html, style.css, the ES modules), the pinned MicroPython
+WebAssembly interpreter from node_modules, and sources.js: the ``rolit_core`` sources of this
+checkout and the page's Python side (web/page.py), which the page copies into the interpreter's
+file system. Nothing is fetched from anywhere else, so the folder works from any static host.
+
+It also writes rolit.html, the same page in one file (modules, interpreter and sources inlined
+as data: URLs), for browsers that refuse ES modules from ``file://`` (Chromium does).
+"""
+
+import base64
+import json
+import os
+import shutil
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+PACKAGE = os.path.join(ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript")
+PAGE_FILES = ("index.html", "style.css", "main.js", "panel.js", "input.js", "words.js")
+MODULES = ("panel.js", "input.js", "words.js", "sources.js", "micropython.mjs")
+INTERPRETER = ("micropython.mjs", "micropython.wasm")
+
+
+class BuildError(Exception):
+    """Something the build needs is missing."""
+
+
+def python_sources():
+    """{path in the interpreter's file system: text} for rolit_core and the page's glue."""
+    sources = {}
+    core = os.path.join(ROOT, "rolit_core")
+    for name in sorted(os.listdir(core)):
+        if name.endswith(".py"):
+            with open(os.path.join(core, name), encoding="utf-8") as handle:
+                sources["rolit_core/" + name] = handle.read()
+    if "rolit_core/app.py" not in sources:
+        raise BuildError("no rolit_core/app.py in %s" % ROOT)
+    with open(os.path.join(HERE, "page.py"), encoding="utf-8") as handle:
+        sources["page.py"] = handle.read()
+    return sources
+
+
+def sources_module(sources):
+    """sources.js: the Python sources as one ES module."""
+    lines = ["// Made by web/build.py: the Python the page copies into MicroPython's file system.",
+             "export const SOURCES = %s;" % json.dumps(sources, indent=0, sort_keys=True), ""]
+    return "\n".join(lines)
+
+
+def _read(path, binary=False):
+    with open(path, "rb" if binary else "r", **({} if binary else {"encoding": "utf-8"})) as f:
+        return f.read()
+
+
+def _data_url(kind, data):
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    return "data:%s;base64,%s" % (kind, base64.b64encode(data).decode("ascii"))
+
+
+def single_file(out):
+    """rolit.html: index.html with the style, the modules and the interpreter inside it."""
+    html = _read(os.path.join(out, "index.html"))
+    css = _read(os.path.join(out, "style.css"))
+    imports = {"./" + name: _data_url("text/javascript", _read(os.path.join(out, name)))
+               for name in MODULES}
+    wasm = _data_url("application/wasm", _read(os.path.join(out, "micropython.wasm"), True))
+    head = ('<style>\n%s</style>\n<script type="importmap">%s</script>\n'
+            '<script>window.ROLIT_WASM = "%s";</script>\n'
+            % (css, json.dumps({"imports": imports}), wasm))
+    link = '<link rel="stylesheet" href="style.css">'
+    script = '<script type="module" src="main.js"></script>'
+    if link not in html or script not in html:
+        raise BuildError("index.html lacks the stylesheet link or the main.js script tag")
+    main = _read(os.path.join(out, "main.js"))
+    html = html.replace(link, head).replace(
+        script, '<script type="module">\n%s</script>' % main.replace("</script", "<\\/script"))
+    return html
+
+
+def build(out=None):
+    """Write the page into ``out`` (default build/web); returns the folder."""
+    out = out or os.path.join(ROOT, "build", "web")
+    for name in INTERPRETER:
+        if not os.path.exists(os.path.join(PACKAGE, name)):
+            raise BuildError("%s is missing: run `make setup` (npm ci) first" % name)
+    if os.path.isdir(out):
+        shutil.rmtree(out)
+    os.makedirs(out)
+    for name in PAGE_FILES:
+        shutil.copyfile(os.path.join(HERE, name), os.path.join(out, name))
+    for name in INTERPRETER:
+        shutil.copyfile(os.path.join(PACKAGE, name), os.path.join(out, name))
+    with open(os.path.join(out, "sources.js"), "w", encoding="utf-8") as handle:
+        handle.write(sources_module(python_sources()))
+    with open(os.path.join(out, "rolit.html"), "w", encoding="utf-8") as handle:
+        handle.write(single_file(out))
+    return out
+
+
+def main(argv):
+    try:
+        out = build(argv[0] if argv else None)
+    except BuildError as error:
+        print("web build: %s" % error, file=sys.stderr)
+        return 1
+    print("built %s" % os.path.relpath(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

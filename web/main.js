@@ -1,0 +1,472 @@
+// Rolit Handheld in the browser: the unmodified rolit_core on MicroPython (WebAssembly), driven
+// from requestAnimationFrame. Each frame the keys that went down or up since the last one go to
+// App.update (through web/page.py); the frame it returns is drawn on the canvas, and the side
+// panel is updated when what it shows changed. Computer players think a slice of search nodes
+// per frame, sized so that a frame's Python work stays near THINK_BUDGET_MS: the page never
+// freezes, and a computer makes the same move as on the device (work is counted in nodes).
+
+import { Panel } from "./panel.js";
+import { Keys, KEYMAP, BACK, Gamepads, bindPad } from "./input.js";
+import { SOURCES } from "./sources.js";
+import { SEAT_RGB, moves as moveWords, seats as seatRows, status as statusLines } from "./words.js";
+
+const SAVE_KEY = "rolit-handheld.save"; // the App's save (the device's format, as hex)
+const PREFS_KEY = "rolit-handheld.page"; // the page's own choices: labels, pad
+const THINK_BUDGET_MS = 8;
+const HEAP_BYTES = 8 << 20;
+const MAX_NODES = 20000;
+const CHANGED_FRAME = 1, CHANGED_INFO = 2, THINKING = 8, NODE_SHIFT = 4; // as in web/page.py
+const LOG_FRAMES = 3000;
+
+const $ = (id) => document.getElementById(id);
+const params = readParams();
+const stats = {
+  bootStart: performance.now(), // ms since the navigation began
+  interpreterMs: null, // MicroPython loaded
+  importMs: null, // rolit_core imported and the App made
+  firstFrame: null, // ms since the navigation began when the App's first frame was drawn
+  frames: 0, // App updates
+  draws: 0, // frames drawn (only changed frames are)
+  log: [], // recent frames: [rAF time, ms in Python, 1 if a computer thought]
+  moves: [], // computer moves: {level, ms (wall), computeMs, nodes}
+  errors: 0,
+};
+const panel = new Panel($("board"));
+const keys = new Keys();
+const gamepads = new Gamepads(keys);
+let py = null; // web/page.py's functions
+let nodes = 40; // search nodes per frame for a thinking computer
+let rate = 0; // measured nodes per ms
+let info = null; // the last side panel facts
+let thought = null; // the computer move being timed
+let failures = 0;
+let lastError = null;
+let messageTimer = 0;
+
+window.rolitStarted = true;
+// For the tests, the figures and the curious: read-only views of the page's state.
+window.rolit = {
+  stats,
+  params,
+  ready: null,
+  info: () => info,
+  journal: () => (py ? JSON.parse(py.journal()) : null),
+  frame: () => (py ? py.frame() : null),
+  record: () => (py ? py.record() : ""),
+};
+
+// -- settings from the address: ?seed=5&journal=1, #record=…&players=human,hard ----------------
+
+function readParams() {
+  const found = {};
+  for (const part of [location.search.slice(1), location.hash.slice(1)]) {
+    for (const [key, value] of new URLSearchParams(part)) found[key] = value;
+  }
+  return found;
+}
+
+// -- the page's own preferences ----------------------------------------------------------------
+
+function loadPrefs() {
+  let text = null;
+  try {
+    text = localStorage.getItem(PREFS_KEY);
+  } catch (error) {
+    return { labels: true, pad: null };
+  }
+  if (text === null) return { labels: true, pad: null };
+  try {
+    const prefs = JSON.parse(text);
+    if (typeof prefs.labels !== "boolean" || ![true, false, null].includes(prefs.pad)) throw new Error("bad values");
+    return prefs;
+  } catch (error) {
+    showMessage(`The page's preferences were damaged (${error.message}) and are reset.`, "warn");
+    return { labels: true, pad: null };
+  }
+}
+
+function savePrefs() {
+  try {
+    localStorage.setItem(PREFS_KEY, JSON.stringify(prefs));
+  } catch (error) {
+    showMessage(`Could not keep the page's preferences: ${error.message}`, "warn");
+  }
+}
+
+const prefs = loadPrefs();
+panel.showLabels = prefs.labels;
+
+// -- the App's storage: localStorage, one key, written whole or not at all ----------------------
+
+function readSave() {
+  try {
+    return localStorage.getItem(SAVE_KEY);
+  } catch (error) {
+    return null; // storage blocked: nothing saved; saving will say so
+  }
+}
+
+function writeSave(text) {
+  // setItem stores the whole value or throws and keeps the old one (quota, blocked storage).
+  // The failure goes back as text: web/page.py raises it in Python, where the App reports it.
+  try {
+    localStorage.setItem(SAVE_KEY, text);
+    return localStorage.getItem(SAVE_KEY) === text ? "" : "the browser did not keep it";
+  } catch (error) {
+    return `${error.name}: ${error.message}`;
+  }
+}
+
+// -- layout -------------------------------------------------------------------------------------
+
+// The board: the largest square in the stage, centred, on whole CSS pixels (so its pixels are
+// the screen's pixels, not a resampled picture).
+function fitBoard() {
+  const stage = $("stage");
+  const box = stage.getBoundingClientRect();
+  const size = Math.floor(Math.min(stage.clientWidth, stage.clientHeight));
+  if (size <= 0) return;
+  const canvas = panel.canvas;
+  canvas.style.left = `${Math.round(box.left + (box.width - size) / 2) - box.left}px`;
+  canvas.style.top = `${Math.round(box.top + (box.height - size) / 2) - box.top}px`;
+  if (size !== panel.cssSize || window.devicePixelRatio !== panel.dpr) {
+    panel.dpr = window.devicePixelRatio;
+    panel.resize(size, window.devicePixelRatio || 1);
+  }
+}
+
+function setPad(on) {
+  document.body.classList.toggle("show-pad", on);
+  $("padtoggle").setAttribute("aria-pressed", String(on));
+  fitBoard();
+}
+
+function setPresenting(on) {
+  document.body.classList.toggle("present", on);
+  $("present").setAttribute("aria-pressed", String(on));
+  if (on && document.documentElement.requestFullscreen && !document.fullscreenElement) {
+    document.documentElement.requestFullscreen().catch(() => {}); // refused: the page still fills the window
+  } else if (!on && document.fullscreenElement) {
+    document.exitFullscreen().catch(() => {});
+  }
+  fitBoard();
+}
+
+// -- input --------------------------------------------------------------------------------------
+
+function bindInput() {
+  window.addEventListener("keydown", (event) => {
+    if (event.target.closest?.("input, textarea")) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const key = KEYMAP[event.code];
+    if (key !== undefined) {
+      event.preventDefault();
+      if (!event.repeat) keys.press(`key:${event.code}`, key);
+    } else if (event.code === "KeyF" && !event.repeat) {
+      setPresenting(!document.body.classList.contains("present"));
+    } else if (event.code === "KeyL" && !event.repeat) {
+      toggleLabels();
+    }
+  });
+  window.addEventListener("keyup", (event) => keys.release(`key:${event.code}`));
+  window.addEventListener("blur", () => keys.releaseAll()); // a key let go elsewhere must not stay held
+  document.addEventListener("visibilitychange", () => keys.releaseAll());
+
+  const canvas = panel.canvas;
+  canvas.addEventListener("pointerdown", (event) => {
+    event.preventDefault();
+    canvas.setPointerCapture?.(event.pointerId);
+    const box = canvas.getBoundingClientRect();
+    if (event.button === 2) {
+      keys.press(`back:${event.pointerId}`, BACK); // right button: BACK, held for the pause menu
+      return;
+    }
+    const led = panel.ledAt(event.clientX - box.left, event.clientY - box.top);
+    if (led) keys.tap(`pointer:${event.pointerId}`, led[0], led[1]);
+  });
+  const up = (event) => {
+    keys.release(`pointer:${event.pointerId}`);
+    keys.release(`back:${event.pointerId}`);
+  };
+  for (const name of ["pointerup", "pointercancel", "lostpointercapture"]) canvas.addEventListener(name, up);
+  canvas.addEventListener("contextmenu", (event) => event.preventDefault());
+  bindPad($("pad"), keys);
+}
+
+// -- the side panel -----------------------------------------------------------------------------
+
+function showInfo(next) {
+  const previous = info;
+  info = next;
+  const game = next.game;
+  panel.setLabels(game && next.mode === "play" ? game.size : null);
+  $("status").replaceChildren(...statusLines(next).map((line) => element("span", line)));
+  $("seats").replaceChildren(...seatRows(next).map((seat) => {
+    const row = element("li", "");
+    row.classList.toggle("to-move", seat.toMove);
+    for (const colour of seat.colours) {
+      const dot = element("span", "");
+      dot.className = "dot";
+      dot.style.background = SEAT_RGB[colour];
+      row.append(dot);
+    }
+    row.append(element("span", seat.label), element("b", String(seat.points)));
+    return row;
+  }));
+  const list = moveWords(next);
+  const shown = $("moves");
+  if (list.length !== shown.children.length || !previous?.game !== !game) {
+    shown.replaceChildren(...list.map((text, i) => element("li", `${i + 1}. ${text}`)));
+    shown.scrollTop = shown.scrollHeight;
+  }
+  reportErrors(previous, next);
+}
+
+function reportErrors(previous, next) {
+  if (next.error && next.error !== previous?.error) {
+    if (next.error.startsWith("storage failed to save")) {
+      showMessage(`Could not save the game in this browser (${next.error.replace(/^storage failed to save: /, "")}). ` +
+        "Playing on; download the record to keep it.", "error");
+    } else {
+      showMessage(`The saved game could not be read (${next.error}): starting fresh.`, "error");
+    }
+  } else if (previous?.error && next.error === previous.error && next.saves > previous.saves &&
+             $("message").dataset.kind === "error" && next.error.startsWith("storage failed to save")) {
+    showMessage("Saved again.", "info", 3000);
+  }
+  if (next.reason && next.reason !== previous?.reason) showMessage(next.reason, "info", 3000);
+}
+
+function element(tag, text) {
+  const node = document.createElement(tag);
+  node.textContent = text;
+  return node;
+}
+
+function showMessage(text, kind = "info", ms = 0) {
+  const box = $("message");
+  box.textContent = text;
+  box.dataset.kind = kind;
+  box.hidden = false;
+  clearTimeout(messageTimer);
+  if (ms) messageTimer = setTimeout(() => { box.hidden = true; }, ms);
+  if (kind !== "info") console.warn(`rolit: ${text}`);
+}
+
+// -- tools: records, links, presentation --------------------------------------------------------
+
+function downloadRecord() {
+  const text = py?.record();
+  if (!text) {
+    showMessage("There is no game on the board to save yet.", "info", 3000);
+    return;
+  }
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+  link.download = `rolit-${new Date().toISOString().slice(0, 16).replace(/[T:]/g, "-")}.txt`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+}
+
+function loadRecordText(text, players, what) {
+  const problem = py.load_record(text, players || "");
+  if (problem) showMessage(`${what} could not be loaded: ${problem}`, "error");
+  else showMessage(`${what} loaded: play on from its last move.`, "info", 6000);
+  return !problem;
+}
+
+async function uploadRecord(event) {
+  const file = event.target.files[0];
+  event.target.value = "";
+  if (!file || !py) return;
+  if (file.size > 64 * 1024) {
+    showMessage(`${file.name} is too big to be a game record.`, "error");
+    return;
+  }
+  loadRecordText(await file.text(), "", file.name);
+}
+
+// A link to the position on the board: the record, short (no comments, the moves on one
+// line), in the address's #record=. The same parser reads it back.
+function shareLink() {
+  const text = py?.record();
+  if (!text) {
+    showMessage("There is no game on the board to share yet.", "info", 3000);
+    return;
+  }
+  const header = [], moves = [];
+  for (const raw of text.split("\n")) {
+    const line = raw.replace(/#.*/, "").trim();
+    if (!line) continue;
+    if (/^\d+\.\s/.test(line)) moves.push(line.replace(/^\d+\.\s*/, ""));
+    else header.push(line);
+  }
+  const compact = [...header, moves.join(",")].join("\n");
+  const query = new URLSearchParams({ record: compact }).toString().replace(/%3A/g, ":").replace(/%2C/g, ",");
+  const link = `${location.href.split("#")[0]}#${query}`;
+  const done = () => showMessage("Link copied: it opens this position.", "info", 4000);
+  const show = () => {
+    const box = $("message");
+    box.replaceChildren(element("span", "The link to this position: "));
+    const field = document.createElement("input");
+    field.value = link;
+    field.readOnly = true;
+    box.append(field);
+    box.dataset.kind = "info";
+    box.hidden = false;
+    field.select();
+  };
+  if (navigator.clipboard?.writeText) navigator.clipboard.writeText(link).then(done, show);
+  else show();
+}
+
+function toggleLabels() {
+  prefs.labels = !prefs.labels;
+  panel.showLabels = prefs.labels;
+  panel.setLabels(info?.game && info.mode === "play" ? info.game.size : null);
+  $("labels").setAttribute("aria-pressed", String(prefs.labels));
+  savePrefs();
+}
+
+function bindTools() {
+  $("download").addEventListener("click", downloadRecord);
+  $("upload").addEventListener("change", uploadRecord);
+  $("share").addEventListener("click", shareLink);
+  $("present").addEventListener("click", () => setPresenting(!document.body.classList.contains("present")));
+  $("leave").addEventListener("click", () => setPresenting(false));
+  $("labels").addEventListener("click", toggleLabels);
+  $("labels").setAttribute("aria-pressed", String(prefs.labels));
+  $("padtoggle").addEventListener("click", () => {
+    prefs.pad = !document.body.classList.contains("show-pad");
+    savePrefs();
+    setPad(prefs.pad);
+  });
+  // Tool buttons must not keep the keyboard focus: Enter and Space are SELECT.
+  for (const button of document.querySelectorAll(".tools button")) {
+    button.addEventListener("mouseup", () => button.blur());
+  }
+}
+
+// -- the frame loop -----------------------------------------------------------------------------
+
+function frameBytes(hex) {
+  const bytes = new Uint8Array(192);
+  for (let i = 0; i < 192; i++) bytes[i] = parseInt(hex.substr(2 * i, 2), 16);
+  return bytes;
+}
+
+function tick(time) {
+  requestAnimationFrame(tick);
+  gamepads.poll();
+  const began = performance.now();
+  let result;
+  try {
+    result = py.step(Math.floor(time), keys.take(), nodes);
+    failures = 0;
+  } catch (error) {
+    stats.errors++;
+    if (failures++ === 0 || String(error) !== lastError) {
+      lastError = String(error);
+      console.error(error);
+      showMessage(`Something went wrong in the game (${error.message.split("\n").pop()}). It goes on.`, "error");
+    }
+    return;
+  }
+  const ms = performance.now() - began;
+  const used = result >> NODE_SHIFT;
+  const thinking = (result & THINKING) !== 0;
+  if (used >= nodes / 2) {
+    // The search used (most of) its slice: adjust the slice to the budget, at most doubling.
+    const measured = used / Math.max(ms, 0.25);
+    rate = rate ? rate * 0.7 + measured * 0.3 : measured;
+    nodes = Math.max(10, Math.min(MAX_NODES, 2 * nodes, Math.floor(rate * THINK_BUDGET_MS)));
+  }
+  if (result & CHANGED_INFO) showInfo(JSON.parse(py.info()));
+  timeMove(thinking, used, ms, time);
+  if (result & CHANGED_FRAME) {
+    panel.draw(frameBytes(py.frame()));
+    stats.draws++;
+    if (stats.firstFrame === null) {
+      stats.firstFrame = performance.now();
+      document.body.classList.add("running");
+    }
+  }
+  stats.frames++;
+  stats.log.push([time, ms, thinking ? 1 : 0]);
+  if (stats.log.length > LOG_FRAMES) stats.log.splice(0, stats.log.length - LOG_FRAMES);
+}
+
+// Time each computer move: from its first thinking frame to its last.
+function timeMove(thinking, used, ms, time) {
+  if (thinking) {
+    if (!thought) {
+      const game = info?.game;
+      const seat = game ? game.seat_colours.findIndex((colours) => colours.includes(game.turn)) : -1;
+      thought = { level: seat >= 0 ? game.kinds[seat] : "?", start: time, computeMs: 0, nodes: 0 };
+    }
+    thought.computeMs += ms;
+    thought.nodes += used;
+    thought.end = time;
+  } else if (thought) {
+    stats.moves.push({ level: thought.level, ms: thought.end - thought.start, computeMs: thought.computeMs,
+                       nodes: thought.nodes });
+    thought = null;
+  }
+}
+
+// -- start --------------------------------------------------------------------------------------
+
+function randomSeed() {
+  const words = new Uint32Array(1);
+  crypto.getRandomValues(words);
+  return words[0] & 0x3fffffff;
+}
+
+function copySources(FS) {
+  for (const [path, text] of Object.entries(SOURCES)) {
+    const at = path.lastIndexOf("/");
+    if (at > 0) FS.mkdirTree(`/rolit/${path.slice(0, at)}`);
+    FS.writeFile(`/rolit/${path}`, text);
+  }
+}
+
+async function boot() {
+  bindInput();
+  bindTools();
+  setPad(prefs.pad ?? (window.matchMedia("(any-pointer: coarse)").matches || navigator.maxTouchPoints > 0));
+  new ResizeObserver(fitBoard).observe($("stage"));
+  window.addEventListener("resize", fitBoard);
+  fitBoard();
+  panel.draw(null);
+  const { loadMicroPython } = await import("./micropython.mjs");
+  const url = window.ROLIT_WASM || new URL("micropython.wasm", import.meta.url).href;
+  const mp = await loadMicroPython({
+    url, heapsize: HEAP_BYTES,
+    stdout: (line) => console.log(line), stderr: (line) => console.error(line),
+  });
+  stats.interpreterMs = performance.now() - stats.bootStart;
+  mp.FS.mkdirTree("/rolit");
+  copySources(mp.FS);
+  mp.runPython("import sys\nsys.path.insert(0, '/rolit')");
+  py = mp.pyimport("page");
+  const seed = /^\d+$/.test(params.seed || "") ? Number(params.seed) & 0x3fffffff : randomSeed();
+  py.start(readSave, writeSave, seed, params.journal === "1");
+  stats.importMs = performance.now() - stats.bootStart - stats.interpreterMs;
+  stats.seed = seed;
+  if (params.record) {
+    loadRecordText(params.record, params.players, "The shared position");
+  } else if (params.players) {
+    const problem = py.begin(params.players, params.size || "8");
+    if (problem) showMessage(`The link's players could not start a game: ${problem}`, "error");
+  }
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search); // a reload resumes
+  requestAnimationFrame(tick);
+}
+
+window.rolit.ready = boot().catch((error) => {
+  console.error(error);
+  $("status").textContent = `The game could not start in this browser: ${error.message}`;
+  throw error;
+});

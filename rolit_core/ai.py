@@ -187,7 +187,7 @@ class _Search:
         self.cells = size * size
         self.classes, self.ranks, self.corners, self.around = _tables(size)
         self.rays = board._geo.rays
-        self.neighbours = board._geo.neighbours
+        self.onboard = board._geo.onboard
         root = game.turn
         self.root = root
         seats = game.seat_colours
@@ -745,12 +745,14 @@ class _Search:
         # ones that touched no ball before are not in the frontier yet.
         added = []
         if cell >= 0:
-            for entry in self.neighbours[cell]:
-                other = entry >> 8
+            lines = rays[cell]
+            for d in directions_of[self.onboard[cell]]:
+                other = lines[d][0]
                 if not cells[other]:
                     if not near[other]:
                         added.append(other)
-                    near[other] |= entry & 0xFF
+                    # Seen from that neighbour, cell lies in the opposite direction, 7 - d.
+                    near[other] |= 128 >> d
         for group in (board._frontier, added):
             for empty in group:
                 if cells[empty]:
@@ -776,10 +778,11 @@ class _Search:
                     if found & 16:
                         m4 += 1
         if cell >= 0:
-            for entry in self.neighbours[cell]:
-                other = entry >> 8
+            lines = rays[cell]
+            for d in directions_of[self.onboard[cell]]:
+                other = lines[d][0]
                 if not cells[other]:
-                    near[other] ^= entry & 0xFF
+                    near[other] ^= 128 >> d
         mob = self.mob
         mob[1] = m1
         mob[2] = m2

@@ -115,7 +115,7 @@ def searcher(seed=None, mode="model", nodes=500):
     if mode not in MODES:
         raise TypeError("mode must be paranoid, brs, model or maxn, not %r" % (mode,))
     bot = ai.player("hard", seed)
-    bot.budget = nodes
+    bot.budgets = (nodes, nodes)
     bot._multi = MODES[mode]
     return bot.choose
 

@@ -57,6 +57,9 @@ NAMES = ("corner", "C", "edge", "X", "ring", "centre", "frontier", "X open", "C 
 # -- self-play ---------------------------------------------------------------------------------
 
 
+SELFPLAY_NODES = (500, 500)
+
+
 def play_one(task):
     """One self-play game: returns the line that stores it."""
     players, index, weights, seed = task
@@ -67,6 +70,10 @@ def play_one(task):
     game = Game(players, 8, first=first)
     rng = Random(seed * 1000003 + index)
     bots = [player(level, seed=rng.bits()) for _ in range(players)]
+    for bot in bots:
+        # The budget the shipped tables were fitted with (hard's device budget changes with
+        # the chip's calibration; the tuning games must not).
+        bot.budgets = SELFPLAY_NODES
     opening = rng.below(5)
     while not game.over:
         if len(game.moves) < opening or rng.below(20) == 0:

@@ -40,14 +40,16 @@ _PARANOID = 0   # all of them against us
 _BRS = 1        # Best-Reply Search: only the strongest reply of any one of them
 _MODEL = 2      # each plays its own best one-move reply, so only our moves branch
 
-# Per level: node budget, deepest iteration with two seats, deepest with three or four players,
-# exact endgame when this few cells are empty (two seats), the search with three or four players,
-# transposition table entries (a power of two, 0 for none), mobility in the evaluation.
+# Per level: node budgets (two seats, three or four players), deepest iteration with two seats,
+# deepest with three or four players, exact endgame when this few cells are empty (two seats), the
+# search with three or four players, transposition table entries (a power of two, 0 for none),
+# mobility in the evaluation. hard's budgets put its choose() at about 0.35-0.4 s mean on the
+# emulated RP2040 in either player count (a node costs more with two seats: docs/ai.md).
 _SETTINGS = {
-    "easy": (0, 1, 1, 0, _PARANOID, 0, False),
-    "medium": (120, 2, 1, 0, _PARANOID, 0, False),
-    "hard": (500, 8, 8, 8, _MODEL, 256, False),
-    "expert": (10000, 30, 30, 12, _BRS, 1 << 16, True),
+    "easy": ((0, 0), 1, 1, 0, _PARANOID, 0, False),
+    "medium": ((120, 120), 2, 1, 0, _PARANOID, 0, False),
+    "hard": ((260, 320), 8, 8, 8, _MODEL, 256, False),
+    "expert": ((10000, 10000), 30, 30, 12, _BRS, 1 << 16, True),
 }
 
 # Features per colour (indices into a weight row).
@@ -823,8 +825,10 @@ class Player:
         self.level = level
         self.seed = seed
         self._rng = Random(seed)
-        (self.budget, self.max_depth, self.multi_depth, self.exact, self._multi, self._entries,
+        (self.budgets, self.max_depth, self.multi_depth, self.exact, self._multi, self._entries,
          self._mobility) = _SETTINGS[level]
+        # The budget of the game in hand (set by start): budgets[0] with two seats, else [1].
+        self.budget = self.budgets[0]
         self._table = None
         self.thinking = False
         self.progress = 0
@@ -859,7 +863,9 @@ class Player:
         elif len(moves) == 1:
             self._answer = moves[0]
         else:
-            depth = self.max_depth if len(game.seat_colours) == 2 else self.multi_depth
+            two = len(game.seat_colours) == 2
+            depth = self.max_depth if two else self.multi_depth
+            self.budget = self.budgets[0 if two else 1]
             if self._entries and self._table is None:
                 self._table = _new_table(self._entries)
                 if self._table is None:

@@ -136,6 +136,26 @@ def test_hard_stays_in_its_node_budget_and_memory_bound(players):
         tracemalloc.stop()
 
 
+def test_hard_thinks_with_the_budget_of_the_player_count():
+    # The emulated chip spends more time per node with two seats (docs/ai.md): hard gets fewer
+    # nodes there, and a game of three or four players its larger budget, in every slice size.
+    two, more = player("hard").budgets
+    assert two < more
+    for players, teams, budget in ((2, False, two), (2, True, two), (3, False, more),
+                                   (4, False, more)):
+        game = random_position(players, 8, teams, 12, seed=9)
+        for slice_nodes in (7, 4096):
+            bot = player("hard", seed=3)
+            bot.start(game)
+            cell = None
+            most = 0
+            while cell is None:
+                cell = bot.step(slice_nodes)
+                most = max(most, bot.nodes)
+            assert bot.budget == budget
+            assert budget * 3 // 4 < most <= budget, (players, teams, slice_nodes, most)
+
+
 def test_step_before_start_and_choose_on_a_finished_game_are_refused():
     bot = player("hard")
     with pytest.raises(ValueError):

@@ -1,14 +1,15 @@
 """Fit the computer players' evaluation weights to self-play results.
 
-    python -m bench.tune                    # = make tune: both rounds, then write the tables
+    python -m bench.tune                    # = make tune: play, fit and write the tables
     python -m bench.tune play --round 1 --players 4 --jobs 2
-    python -m bench.tune fit --round 2 [--write]   # --write puts the tables into rolit_core/ai.py
+    python -m bench.tune fit --round 1 [--write]   # --write puts the tables into rolit_core/ai.py
 
 1. **Self-play** (``play``): games of ``hard`` against itself on 8x8, seats and first colour
    rotated, the first 0-4 moves at random and 1 move in 20 at random after that, so that positions
    vary and mistakes get punished. Round 1 plays with the hand-set weights below (``HAND``), round
-   2 with the tables fitted in round 1, so ``make tune`` reproduces the shipped tables from
-   scratch. Each game is stored as its moves and result
+   2 (``--round 2``) with the tables fitted in round 1. The shipped tables are round 1's
+   (``SHIPPED_ROUND``): ``fit --round 1`` on the stored games gives them exactly; round 2's were
+   fitted but not measured in the arena, so they are not shipped. Each game is stored as its moves and result
    (build/tune/selfplay-<players>p-r<round>.txt); every game comes from a seed, so reruns give
    the same files, and an interrupted run goes on where it stopped.
 2. **Features**: every position of every game, per seat, the features of the evaluation
@@ -42,6 +43,7 @@ DATA = os.path.join(ROOT, "build", "tune")
 AI_SOURCE = os.path.join(ROOT, "rolit_core", "ai.py")
 GAMES = {2: 1500, 3: 1200, 4: 1200}
 ROUNDS = 2
+SHIPPED_ROUND = 1  # the round whose tables rolit_core/ai.py holds; make tune plays up to it
 # The starting point of round 1: hand-set weights (disc 4 -> 16 as the board fills, plus the
 # cell values and corner terms of the first evaluation), the same row for every player count.
 _HAND_ROWS = ((44, 8, 12, 0, 3, 5, -3, -24, -10, 6, 0, 0, 0, 0),
@@ -359,7 +361,8 @@ def show(weights, write=False, out=sys.stdout):
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.tune", description=__doc__.split("\n")[0])
     parser.add_argument("command", nargs="?", default="all", choices=("all", "play", "fit"))
-    parser.add_argument("--round", type=int, default=ROUNDS, choices=range(1, ROUNDS + 1),
+    parser.add_argument("--round", type=int, default=SHIPPED_ROUND,
+                        choices=range(1, ROUNDS + 1),
                         help="the round to play or fit (play and fit)")
     parser.add_argument("--players", type=int, choices=(2, 3, 4))
     parser.add_argument("--games", type=int)
@@ -370,7 +373,7 @@ def main(argv=None):
     counts = (args.players,) if args.players else (2, 3, 4)
     if args.command == "all":
         weights = HAND
-        for round_ in range(1, ROUNDS + 1):
+        for round_ in range(1, SHIPPED_ROUND + 1):
             for players in counts:
                 play(players, args.games or GAMES[players], round_, weights, args.jobs,
                      args.seed)

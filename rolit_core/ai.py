@@ -64,7 +64,8 @@ _FEATURES = 14
 
 # Fitted by bench/tune.py; per player count (2 seats, 3, 4), per phase (board just set up, half
 # full, full): one row of integer weights, 1024 to a logit. Between phases they are interpolated.
-# _WEIGHTS for the levels without mobility, _WEIGHTS_MOB for expert.
+# _WEIGHTS for the levels without mobility, _WEIGHTS_MOB for expert (its two-seat mobility
+# weights x3, bench/tune.py's MOBILITY_SCALE, set in the arena).
 # -- tuned weights begin --
 _WEIGHTS = (
     ((134, 1, 112, 132, 0, 16, -9, -23, -155, 324, 0, -1, 1, 0),
@@ -78,9 +79,9 @@ _WEIGHTS = (
      (754, 800, 271, 451, 275, 207, -161, -197, -131, -36, 0, 959, 572, 215)),
 )
 _WEIGHTS_MOB = (
-    ((137, 16, 113, 104, -37, -7, -8, -45, -145, 342, -1, -5, 5, 0),
-     (845, 56, 67, 97, -44, -34, 22, -660, -316, 91, 52, -20, 20, 0),
-     (86, 298, 49, 310, 105, 139, -91, -368, 27, 82, 262, 91, -91, 0)),
+    ((137, 16, 113, 104, -37, -7, -8, -45, -145, 342, -3, -5, 5, 0),
+     (845, 56, 67, 97, -44, -34, 22, -660, -316, 91, 156, -20, 20, 0),
+     (86, 298, 49, 310, 105, 139, -91, -368, 27, 82, 786, 91, -91, 0)),
     ((401, -63, -64, 34, 136, -10, -35, -281, -125, 399, 24, -73, -9, 82),
      (661, 36, 15, -7, -54, -9, 13, -316, -197, 156, -25, -26, 4, 22),
      (455, 593, 212, 531, 167, 129, -115, -390, -196, -4, 157, 339, -24, -315)),

@@ -7,7 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 SETUP := $(VENV)/.installed node_modules/.installed
 
-.PHONY: play test bench arena deploy setup clean web chromium
+.PHONY: play test bench arena tune deploy setup clean web chromium
 
 play: $(VENV)/.installed
 	$(PY) -m sim $(ARGS)
@@ -20,6 +20,10 @@ bench: $(SETUP)
 
 arena: $(VENV)/.installed
 	$(PY) -m sim.arena $(ARGS)
+
+# Fit the computer players' evaluation from self-play (bench/tune.py; hours of CPU).
+tune: $(VENV)/.installed
+	$(PY) -m bench.tune $(ARGS)
 
 # make deploy DEST=/media/you/CIRCUITPY
 deploy: $(VENV)/.installed

@@ -10,29 +10,24 @@
 ...     pass
 
 ``easy`` looks one move ahead with a lot of chance. ``medium``, ``hard`` and ``expert`` search
-with iterative-deepening alpha-beta on a copy of the board: plain alpha-beta for two seats (also the
-two-colours-each variant, where a seat plays both its colours and counts their total), and for
-three and four players ``expert`` uses paranoid alpha-beta (every other seat plays against us)
-while ``hard`` models its opponents (each plays its best one-move reply, so only our moves branch:
-a whole round fits in its budget). ``expert`` also solves the last 12 empty cells exactly with two
-seats, which makes it perfect on 4x4. The evaluation knows corners, edges, balls next to an empty
-corner, stable edge runs from owned corners, the frontier (balls next to empty cells: potential
-mobility for the others) and the ball count, weighted by how full the board is.
+with iterative-deepening alpha-beta on a copy of the board, with a transposition table (small and
+fixed on the device levels, large for ``expert``), the table's move, a killer and the history
+heuristic first: plain alpha-beta for two seats (also the two-colours-each variant, where a seat
+plays both its colours and counts their total); for three and four players ``hard`` models its
+opponents (each plays its best one-move reply, so only our moves branch) and ``expert`` uses
+Best-Reply Search. ``expert`` also solves the last empty cells exactly with two seats, which makes
+it perfect on 4x4.
+
+The evaluation is a weighted sum of features per colour, with weights fitted to self-play results
+(bench/tune.py) for each player count and game phase: balls per kind of cell (corner, C, edge, X,
+inner ring, centre), the frontier (ball and empty neighbour pairs: potential mobility for the
+others), the X and C cells next to an empty corner, stable edge runs from owned corners, for
+``expert`` the mobility (cells where a colour captures), and who moves next. A seat is valued
+against the strongest other seat; a full board by its exact result.
 
 Work is counted in nodes (positions looked at), never in wall time, so a player makes the same move
-on a PC, in the browser and on a board, and a device level's thinking time is bounded. Budgets:
-medium 120 nodes, hard 500, expert 30000 (desktop).
-
-Calibration (docs/ai.md, bench/ai.py): under the MicroPython WebAssembly runner on the reference PC
-a hard move of at most 500 nodes takes 24 ms on average and 34 ms at worst (27 and 41 ms in a
-slower run; 45-80 us a node). An RP2040 at 125 MHz running CircuitPython is assumed 20x slower
-than the runner (the slow end of the 10-20x estimate: a Cortex-M0+ interpreting from flash through
-a small cache, and CircuitPython a little slower than MicroPython), so a hard move takes about
-0.5 s there, 0.8 s at worst.
-
-Memory: the search works on one copy of the board, a stack of at most 66 plies (one move list per
-ply in use) and a 320-entry history table: a few KB, independent of the budget; there are no
-transposition tables. Measured peak per move on CPython (64-bit objects): 18 KB for hard.
+on a PC, in the browser and on a board, and a device level's thinking time is bounded. Budgets and
+their calibration: docs/ai.md.
 """
 
 from .board import _DIRECTIONS_OF, EMPTY
@@ -40,42 +35,77 @@ from .rng import Random, fresh_seed
 
 LEVELS = ("easy", "medium", "hard", "expert")
 
-# Per level: node budget, deepest iteration with two seats, deepest with three or four players,
-# exact endgame when this few cells are empty (two seats only).
+# With three or four players: how the opponents are searched.
+_PARANOID = 0   # all of them against us
+_BRS = 1        # Best-Reply Search: only the strongest reply of any one of them
+_MODEL = 2      # each plays its own best one-move reply, so only our moves branch
+
+# Per level: node budgets (two seats, three or four players), deepest iteration with two seats,
+# deepest with three or four players, exact endgame when this few cells are empty (two seats), the
+# search with three or four players, transposition table entries (a power of two, 0 for none),
+# mobility in the evaluation. hard's budgets put its choose() at about 0.35-0.4 s mean on the
+# emulated RP2040 in either player count (a node costs more with two seats: docs/ai.md).
 _SETTINGS = {
-    "easy": (0, 1, 1, 0),
-    "medium": (120, 2, 1, 0),
-    "hard": (500, 8, 8, 0),
-    "expert": (30000, 30, 30, 12),
+    "easy": ((0, 0), 1, 1, 0, _PARANOID, 0, False),
+    "medium": ((120, 120), 2, 1, 0, _PARANOID, 0, False),
+    "hard": ((260, 320), 8, 8, 8, _MODEL, 256, False),
+    "expert": ((10000, 10000), 30, 30, 12, _BRS, 1 << 16, True),
 }
 
-# With three or four players: how much the leader among the others counts against us, and how
-# much the field's mean does.
-_LEADER = 1
-_DISC = 4
-_DISC_LATE = 12
-_FIELD = 1
+# Features per colour (indices into a weight row).
+_F_CLASS = 0     # 0-5: balls on corner, C, edge, X, inner ring, centre cells
+_F_FRONT = 6     # pairs (ball, empty neighbour)
+_F_XOPEN = 7     # balls on an X cell diagonal to an empty corner
+_F_COPEN = 8     # balls on a C cell next to an empty corner
+_F_STABLE = 9    # balls in an edge run from an owned corner (the corner not counted)
+_F_MOB = 10      # empty cells where the colour would capture
+_F_TEMPO = 11    # 11-13: the colour moves now, next, the turn after
+_FEATURES = 14
 
-# Levels that model opponents (3-4 players) instead of assuming they all play against us.
-_MODEL_LEVELS = ("hard",)
-
-# Frontier: per pair (ball, empty neighbour) the ball's owner loses this much. A ball next to
-# empty cells gives the others lines to capture through (Othello's potential mobility).
-_FRONTIER = 3
-
-# Per 8-bit mask of occupied neighbours: the frontier weight times the bits set, which a ball
-# gets back for each neighbour that is not empty.
-_FULL = tuple([_FRONTIER * bin(mask).count("1") for mask in range(256)])
+# Fitted by bench/tune.py; per player count (2 seats, 3, 4), per phase (board just set up, half
+# full, full): one row of integer weights, 1024 to a logit. Between phases they are interpolated.
+# _WEIGHTS for the levels without mobility, _WEIGHTS_MOB for expert (its two-seat mobility
+# weights x3, bench/tune.py's MOBILITY_SCALE, set in the arena).
+# -- tuned weights begin --
+_WEIGHTS = (
+    ((134, 1, 112, 132, 0, 16, -9, -23, -155, 324, 0, -1, 1, 0),
+     (878, 120, 114, 103, -39, -15, 1, -622, -320, 87, 0, -33, 33, 0),
+     (198, 348, 68, 311, 94, 134, -158, -492, 100, 62, 0, 77, -77, 0)),
+    ((391, -68, -81, 12, 112, -14, -32, -291, -131, 395, 0, -78, -7, 85),
+     (662, 34, 16, -2, -50, -11, 16, -305, -197, 157, 0, -20, 3, 17),
+     (501, 619, 227, 537, 166, 143, -141, -466, -179, -10, 0, 327, -20, -307)),
+    ((464, -123, -66, -102, -13, -58, -10, -391, -150, 355, 0, -112, -77, -54),
+     (1194, 144, 103, -20, -39, -20, 19, -339, -172, 118, 0, 45, 43, 36),
+     (754, 800, 271, 451, 275, 207, -161, -197, -131, -36, 0, 959, 572, 215)),
+)
+_WEIGHTS_MOB = (
+    ((137, 16, 113, 104, -37, -7, -8, -45, -145, 342, -3, -5, 5, 0),
+     (845, 56, 67, 97, -44, -34, 22, -660, -316, 91, 156, -20, 20, 0),
+     (86, 298, 49, 310, 105, 139, -91, -368, 27, 82, 786, 91, -91, 0)),
+    ((401, -63, -64, 34, 136, -10, -35, -281, -125, 399, 24, -73, -9, 82),
+     (661, 36, 15, -7, -54, -9, 13, -316, -197, 156, -25, -26, 4, 22),
+     (455, 593, 212, 531, 167, 129, -115, -390, -196, -4, 157, 339, -24, -315)),
+    ((461, -121, -76, -96, -9, -99, -9, -390, -152, 350, 40, -105, -80, -57),
+     (1186, 143, 96, -29, -46, -18, 20, -346, -174, 121, -23, 37, 40, 34),
+     (718, 771, 255, 441, 273, 181, -135, -115, -135, -33, 176, 979, 577, 212)),
+)
+# -- tuned weights end --
 
 _INF = 1 << 29
+_WIN = 1 << 22          # a decided full board: beyond any evaluation
 _MAX_PLY = 66
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+_POP = bytes([bin(mask).count("1") for mask in range(256)])
 
 
 def _cell_tables(size):
-    """Static weights and move-ordering ranks per cell, and the corners with their X and C cells."""
+    """Per cell its class (the _F_CLASS features) and move-ordering rank, the number of cells
+    around it, and the corners with their X and C cells and edges."""
     last = size - 1
-    weights = []
+    classes = []
     ranks = []
+    around = []
     for cell in range(size * size):
         r, c = divmod(cell, size)
         edge_r = r == 0 or r == last
@@ -83,21 +113,20 @@ def _cell_tables(size):
         near_r = r == 1 or r == last - 1
         near_c = c == 1 or c == last - 1
         if edge_r and edge_c:
-            w, rank = 40, 0          # corner: can never be taken back
+            kind, rank = 0, 0        # corner: can never be taken back
         elif (edge_r and near_c) or (edge_c and near_r):
-            w, rank = 4, 6           # C cell: next to a corner on the edge
-        elif near_r and near_c:
-            w, rank = -4, 7          # X cell: diagonal to a corner
+            kind, rank = 1, 6        # C cell: next to a corner on the edge
         elif edge_r or edge_c:
-            w, rank = 8, 1           # edge
+            kind, rank = 2, 1        # edge
+        elif near_r and near_c:
+            kind, rank = 3, 7        # X cell: diagonal to a corner
         elif near_r or near_c:
-            w, rank = -1, 4          # the ring that hands out edges
+            kind, rank = 4, 4        # the ring that hands out edges
         else:
-            w, rank = 1, 2
-        if size == 4 and not (edge_r and edge_c):
-            w, rank = 2, 3
-        weights.append(w)
+            kind, rank = 5, 2
+        classes.append(kind)
         ranks.append(rank)
+        around.append((3 if 0 < r < last else 2) * (3 if 0 < c < last else 2) - 1)
     corners = []
     for corner, dr, dc in ((0, 1, 1), (last, 1, -1), (last * size, -1, 1),
                            (last * size + last, -1, -1)):
@@ -105,16 +134,9 @@ def _cell_tables(size):
         x = (r + dr) * size + c + dc
         c1 = (r + dr) * size + c
         c2 = r * size + c + dc
-        # The two edges from this corner, for the stability walk: (step, length).
+        # The two edges from this corner, for the stability walk: the steps along them.
         corners.append((corner, x, c1, c2, dr * size, dc))
-    # A ball's value before its frontier: the cell weight minus the frontier weight for every
-    # neighbour cell on the board (_FULL gives back the ones that hold a ball).
-    base = []
-    for cell in range(size * size):
-        r, c = divmod(cell, size)
-        around = (3 if 0 < r < last else 2) * (3 if 0 < c < last else 2) - 1
-        base.append(weights[cell] - _FRONTIER * around)
-    return tuple(weights), tuple(ranks), tuple(corners), tuple(base)
+    return bytes(classes), bytes(ranks), tuple(corners), bytes(around)
 
 
 _TABLES = {}
@@ -127,22 +149,51 @@ def _tables(size):
     return tables
 
 
-class _Search:
-    """Iterative-deepening paranoid alpha-beta (plain alpha-beta for two seats; with an opponent
-    model, only our moves branch) on a copy of the board, run with an explicit stack so that it
-    can stop after any node and go on later."""
+def _weights(players, filled, cells, mobility=False):
+    """The weight row for a position with ``filled`` balls: the fitted rows of the player count
+    (of the table with mobility or the one without), interpolated between the phases."""
+    rows = (_WEIGHTS_MOB if mobility else _WEIGHTS)[players - 2 if players > 2 else 0]
+    span = cells - 4
+    k = 2 * (filled - 4)
+    if k < 0:
+        k = 0
+    if k > 2 * span:
+        k = 2 * span
+    if k <= span:
+        a, b, t = rows[0], rows[1], k
+    else:
+        a, b, t = rows[1], rows[2], k - span
+    return [(a[f] * (span - t) + b[f] * t) // span for f in range(_FEATURES)]
 
-    def __init__(self, game, budget, max_depth, exact, rng, model=False):
+
+def _zobrist():
+    # One 30-bit number per (colour, cell), the same on every interpreter.
+    rng = Random(0x5EED)
+    return tuple([rng.bits() for _ in range(5 * 64)])
+
+
+_ZOBRIST = None
+
+
+class _Search:
+    """Iterative-deepening alpha-beta on a copy of the board, run with an explicit stack so that
+    it can stop after any node and go on later. Values are from the root seat's side: its plies
+    maximise, the others' minimise (with three or four players as the ``multi`` mode says)."""
+
+    def __init__(self, game, budget, max_depth, exact, rng, multi=_PARANOID, table=None,
+                 mobility=False):
+        global _ZOBRIST
         board = game.board.copy()
         self.board = board
         size = board.size
-        self.cells = size * size
-        self.weights, self.ranks, self.corners, self.base = _tables(size)
-        self.frontier = _FRONTIER
-        self.rays = board._geo.rays
         self.size = size
+        self.cells = size * size
+        self.classes, self.ranks, self.corners, self.around = _tables(size)
+        self.rays = board._geo.rays
+        self.onboard = board._geo.onboard
         root = game.turn
         self.root = root
+        seats = game.seat_colours
         seat_of = [-1] * 5
         nxt = [0] * 5
         for colour in game.colours:
@@ -150,39 +201,59 @@ class _Search:
             nxt[colour] = game.next_colour(colour)
         self.seat_of = seat_of
         self.nxt = nxt
+        self.colours = game.colours
+        # The tempo features: per colour to move, it, the next and the one after (as many as
+        # differ).
+        order = [()] * 5
+        for colour in game.colours:
+            second = nxt[colour]
+            order[colour] = (colour, second, nxt[second]) if len(game.colours) > 2 else \
+                (colour, second)
+        self.order = order
+        self.players = len(seats)
         self.root_seat = seat_of[root]
-        self.seats = game.seat_colours
-        self.mine = game.seat_colours[self.root_seat]
-        others = []
-        for seat in range(len(game.seat_colours)):
-            if seat != self.root_seat:
-                others.append(game.seat_colours[seat])
-        self.others = others
+        self.seats = seats
+        self.mine = seats[self.root_seat]
+        # Two seats of one colour each: the value is ours minus the other colour's.
+        self.duel = seats[1 - self.root_seat][0] if len(seats) == 2 and len(self.mine) == 1 else 0
+        self.value = [0, 0, 0, 0, 0]
+        self.others = [seats[s] for s in range(len(seats)) if s != self.root_seat]
         # Per seat, the other seats (for valuing a position from an opponent's side).
-        rivals = []
-        for seat in range(len(game.seat_colours)):
-            rivals.append([game.seat_colours[other] for other in range(len(game.seat_colours))
-                           if other != seat])
-        self.rivals = rivals
-        # Opponent model (3-4 players): each opponent is expected to play its best move by a
-        # one-move look from its own side, so only our moves branch.
-        self.model = model and len(game.seat_colours) > 2
+        self.rivals = [[seats[o] for o in range(len(seats)) if o != s] for s in range(len(seats))]
+        self.multi = multi if len(seats) > 2 else _PARANOID
+        self.model = self.multi == _MODEL
+        self.mobility = mobility
         self.extra = 0
+        self.replies = None  # the predicted mover's moves, generated by _run before _children
         self.exhausted = False
         self.budget = budget
         self.max_depth = max_depth
-        self.exact = exact if len(game.seat_colours) == 2 else 0
+        self.exact = exact if len(seats) == 2 else 0
+        self.wld = False     # the iteration in progress looks for the result only
+        self.margin = False  # the last iteration: to the end, for the best margin
         self.rng = rng
         self.nodes = 0
-        # Positional sums per colour, kept up to date move by move.
-        pos = [0, 0, 0, 0, 0]
+        # Transposition table: (keys, values, infos) lists of a power-of-two length, or None.
+        self.table = table
+        if table is not None:
+            if _ZOBRIST is None:
+                _ZOBRIST = _zobrist()
+            keys = table[0]
+            for i in range(len(keys)):
+                keys[i] = -1
+        h = 0
         cells = board._cells
-        near = board._near
-        base = self.base
-        for cell in range(self.cells):
-            if cells[cell]:
-                pos[cells[cell]] += base[cell] + _FULL[near[cell]]
-        self.pos = pos
+        if table is not None:
+            for cell in range(self.cells):
+                if cells[cell]:
+                    h ^= _ZOBRIST[cells[cell] << 6 | cell]
+        # The running sums per colour (cell weights and frontier) and the weights, set for each
+        # iteration in _weigh().
+        self.pos = [0, 0, 0, 0, 0]
+        self.w = None
+        self.base = [0] * self.cells
+        self.front = 0
+        self.mob = [0, 0, 0, 0, 0]
         # The stack: one entry per ply.
         self.moves = [None] * _MAX_PLY
         self.index = [0] * _MAX_PLY
@@ -190,8 +261,12 @@ class _Search:
         self.best_move = [0] * _MAX_PLY
         self.alpha = [0] * _MAX_PLY
         self.beta = [0] * _MAX_PLY
+        self.window = [0] * (2 * _MAX_PLY)   # alpha, beta when the node was entered
         self.is_max = [False] * _MAX_PLY
         self.depth_left = [0] * _MAX_PLY
+        self.hashes = [0] * (_MAX_PLY + 1)
+        self.hashes[0] = h
+        self.killer = [-1] * (_MAX_PLY + 1)
         self.ply = 0
         # History heuristic: per (colour, cell), how often the move cut the search short.
         self.history = [0] * 320
@@ -213,16 +288,29 @@ class _Search:
 
     def _next_iteration(self):
         empties = self.board._counts[EMPTY]
-        if self.depth >= empties or self.depth >= self.max_depth:
-            self.done = True
-            return
-        depth = self.depth + 1
-        if self.exact and empties <= self.exact and depth >= 3:
-            depth = empties
-        if self.model:
-            # Whole rounds only: a value taken in the middle of a round flatters whoever moved last.
-            depth = (self.depth // len(self.seats) + 1) * len(self.seats)
+        low, high = -_INF, _INF
+        if self.wld:
+            # The result is known: now, with what is left, the best margin.
+            self.wld = False
+            self.margin = True
+            depth = self.depth
+        else:
+            if self.margin or self.depth >= empties or self.depth >= self.max_depth:
+                self.done = True
+                return
+            depth = self.depth + 1
+            if self.exact and empties <= self.exact and depth >= 3:
+                # To the end, first for the result only: a null window around a draw proves a
+                # win, a draw or a loss with far fewer nodes than the exact margin needs.
+                depth = empties
+                low, high = -1, 1
+                self.wld = True
+            if self.model:
+                # Whole rounds only: a value taken in the middle of a round flatters whoever
+                # moved last.
+                depth = (self.depth // len(self.seats) + 1) * len(self.seats)
         self.depth = depth
+        self._weigh(self.cells - empties + depth)
         # The previous best first.
         moves = self.root_moves
         best = self.result
@@ -231,7 +319,31 @@ class _Search:
             if m != best:
                 ordered.append(m)
         self.root_moves = ordered
-        self._push(0, ordered, True, depth, -_INF, _INF)
+        self._push(0, ordered, True, depth, low, high)
+
+    def _weigh(self, filled):
+        """Set the weights for leaves with ``filled`` balls, and the running sums with them."""
+        if filled > self.cells:
+            filled = self.cells
+        w = _weights(self.players, filled, self.cells, self.mobility)
+        self.w = w
+        front = -w[_F_FRONT]
+        self.front = front
+        classes = self.classes
+        around = self.around
+        base = self.base
+        board = self.board
+        cells = board._cells
+        near = board._near
+        pos = self.pos
+        for colour in range(5):
+            pos[colour] = 0
+        # A ball's value: its cell's weight minus the frontier weight for each cell around it,
+        # given back (front * _POP[near]) for each neighbour that holds a ball.
+        for cell in range(self.cells):
+            base[cell] = w[classes[cell]] - front * around[cell]
+            if cells[cell]:
+                pos[cells[cell]] += base[cell] + front * _POP[near[cell]]
 
     def _push(self, ply, moves, is_max, depth, alpha, beta):
         self.ply = ply
@@ -241,42 +353,54 @@ class _Search:
         self.best_move[ply] = moves[0]
         self.alpha[ply] = alpha
         self.beta[ply] = beta
+        self.window[2 * ply] = alpha
+        self.window[2 * ply + 1] = beta
         self.is_max[ply] = is_max
         self.depth_left[ply] = depth
 
     def run(self, budget):
         """Search for up to ``budget`` nodes. Returns True once the answer is final."""
+        spent = 0
         while not self.done and budget > 0:
-            used = self._run(budget)
+            used = self._run(budget, spent)
             budget -= used
+            spent += used
             if self.ply < 0:
-                # The iteration finished: its best move is the answer so far.
-                self.result = self.best_move[0]
-                self.result_value = self.best[0]
+                # The iteration finished: its best move is the answer so far (unless all lose
+                # to the end: then the previous iteration's choice keeps the most hope).
+                if not self.wld or self.best[0] >= 0:
+                    self.result = self.best_move[0]
+                    self.result_value = self.best[0]
                 self.completed = self.depth
-                self._next_iteration()
+                if not self.wld and (self.result_value >= _WIN or self.result_value <= -_WIN):
+                    self.done = True  # decided: deeper looks cannot change it
+                else:
+                    self._next_iteration()
             if (self.nodes >= self.budget or self.exhausted) and not self.done:
                 self._stop()
+            elif not used and not self.done:
+                break  # the next node does not fit in this slice: it opens the next one
         return self.done
 
     def _stop(self):
         # Out of nodes. The unfinished iteration searched the previous best first, so its best
         # move is sound once that first move is done. The search board is simply dropped.
-        if self.ply >= 0 and (self.index[0] > 1 or (self.index[0] == 1 and self.ply == 0)):
+        if self.ply >= 0 and (self.index[0] > 1 or (self.index[0] == 1 and self.ply == 0)) and \
+                (not self.wld or self.best[0] >= 0):
             self.result = self.best_move[0]
             self.result_value = self.best[0]
         self.ply = -1
         self.done = True
 
-    def _run(self, budget):
+    def _run(self, budget, spent=0):
         board = self.board
         counts = board._counts
         trail = board._trail
         cells = board._cells
         near = board._near
         base = self.base
-        full = _FULL
-        frontier = self.frontier
+        pop = _POP
+        front = self.front
         rays = self.rays
         directions_of = _DIRECTIONS_OF
         pos = self.pos
@@ -291,6 +415,12 @@ class _Search:
         seat_of = self.seat_of
         root_seat = self.root_seat
         history = self.history
+        hashes = self.hashes
+        table = self.table
+        if table is not None:
+            keys, values, infos = table
+            mask = len(keys) - 1
+            zobrist = _ZOBRIST
         ply = self.ply
         used = 0
         model = self.model
@@ -304,16 +434,28 @@ class _Search:
             i = index[ply]
             if i >= len(moves) or alpha[ply] >= beta[ply]:
                 # This node is done: hand its value to the parent. A move that cut the search
-                # short is tried early elsewhere too (history heuristic).
+                # short is tried early elsewhere too (history heuristic, killer).
+                value = best[ply]
                 if i < len(moves):
                     m = best_move[ply]
                     k = (m & 7) << 6 | (m >> 3 & 63)
                     h = history[k] + depth_left[ply] * depth_left[ply]
                     history[k] = h if h < 1023 else 1023
+                    self.killer[ply] = m & 511
                 if ply == 0:
                     ply = -1
                     break
-                value = best[ply]
+                if table is not None:
+                    if value <= self.window[2 * ply]:
+                        flag = _UPPER
+                    elif value >= self.window[2 * ply + 1]:
+                        flag = _LOWER
+                    else:
+                        flag = _EXACT
+                    slot = hashes[ply] & mask
+                    keys[slot] = hashes[ply]
+                    values[slot] = value
+                    infos[slot] = (depth_left[ply] << 2 | flag) << 10 | (best_move[ply] & 511)
                 ply -= 1
                 self._undo()
                 m = moves_at[ply][index[ply] - 1]
@@ -322,10 +464,11 @@ class _Search:
                     break
                 m = moves[i]
                 depth = depth_left[ply] - 1
-                if depth > 0 and model and nodes + used + len(board._frontier) >= total:
-                    # Predicting the next reply could overrun the budget: stop here.
-                    self.exhausted = True
-                    break
+                if depth > 0 and model:
+                    if nodes + used + len(board._frontier) >= total:
+                        # Predicting the next reply could overrun the budget: stop here.
+                        self.exhausted = True
+                        break
                 index[ply] = i + 1
                 colour = m & 7
                 used += 1
@@ -334,33 +477,64 @@ class _Search:
                     value = self._leaf(m >> 3 & 63, colour)
                 else:
                     cell = m >> 3 & 63
-                    # Positional sums follow the move: the balls next to the cell lose an empty
+                    # Running sums follow the move: the balls next to the cell lose an empty
                     # neighbour, then each turned ball takes its weight and frontier to the mover.
-                    if frontier:
-                        lines = rays[cell]
-                        for d in directions_of[near[cell]]:
-                            pos[cells[lines[d][0]]] += frontier
+                    lines = rays[cell]
+                    for d in directions_of[near[cell]]:
+                        pos[cells[lines[d][0]]] += front
                     board._play(cell, colour)
                     end = len(trail) - 1
-                    gain = base[cell] + full[near[cell]]
+                    gain = base[cell] + front * pop[near[cell]]
                     for k in range(end - (trail[end] >> 8), end):
                         entry = trail[k]
                         other = entry >> 3
-                        w = base[other] + full[near[other]]
+                        w = base[other] + front * pop[near[other]]
                         gain += w
                         pos[entry & 7] -= w
                     pos[colour] += gain
                     if counts[EMPTY]:
-                        child = self._children(colour)
-                        if self.extra:
-                            used += self.extra
-                            self.extra = 0
-                        self._push(ply + 1, child, seat_of[child[0] & 7] == root_seat, depth,
-                                   alpha[ply], beta[ply])
-                        ply += 1
-                        continue
-                    value = self._final()
-                    self._undo()
+                        first = -1
+                        if table is not None:
+                            h = hashes[ply] ^ zobrist[colour << 6 | cell]
+                            for k in range(end - (trail[end] >> 8), end):
+                                entry = trail[k]
+                                other = entry >> 3
+                                h ^= zobrist[(entry & 7) << 6 | other] ^ zobrist[colour << 6 | other]
+                            hashes[ply + 1] = h
+                            slot = h & mask
+                            if keys[slot] == h:
+                                info = infos[slot]
+                                first = info & 1023
+                                if info >> 12 >= depth:
+                                    flag = info >> 10 & 3
+                                    value = values[slot]
+                                    if (flag == _EXACT or (flag == _LOWER and value >= beta[ply])
+                                            or (flag == _UPPER and value <= alpha[ply])):
+                                        self._undo()
+                                        first = -2
+                        if first != -2:
+                            if model and seat_of[self.nxt[colour]] != root_seat:
+                                # The reply to predict looks at all the mover's moves at once:
+                                # a slice that has done work starts it only if it fits (else
+                                # the move is taken back and opens the next slice).
+                                replies = board.legal_moves(self.nxt[colour])
+                                if (used > 1 or spent) and used + len(replies) > budget:
+                                    self._undo()
+                                    index[ply] = i
+                                    used -= 1
+                                    break
+                                self.replies = replies
+                            child = self._children(colour, first, ply + 1)
+                            if self.extra:
+                                used += self.extra
+                                self.extra = 0
+                            self._push(ply + 1, child, seat_of[child[0] & 7] == root_seat,
+                                       depth, alpha[ply], beta[ply])
+                            ply += 1
+                            continue
+                    else:
+                        value = self._final()
+                        self._undo()
             # Back the value of move m up into this node's bounds.
             if is_max[ply]:
                 if value > best[ply]:
@@ -383,46 +557,43 @@ class _Search:
         cells = board._cells
         near = board._near
         base = self.base
-        full = _FULL
+        front = self.front
         pos = self.pos
         end = len(trail) - 1
         marker = trail[end]
         cell = marker & 0xFF
         colour = cells[cell]
-        loss = base[cell] + full[near[cell]]
+        loss = base[cell] + front * _POP[near[cell]]
         for k in range(end - (marker >> 8), end):
             entry = trail[k]
             other = entry >> 3
-            w = base[other] + full[near[other]]
+            w = base[other] + front * _POP[near[other]]
             loss += w
             pos[entry & 7] += w
         pos[colour] -= loss
         board.undo()
-        frontier = self.frontier
-        if frontier:
-            lines = self.rays[cell]
-            for d in _DIRECTIONS_OF[near[cell]]:
-                pos[cells[lines[d][0]]] -= frontier
+        lines = self.rays[cell]
+        for d in _DIRECTIONS_OF[near[cell]]:
+            pos[cells[lines[d][0]]] -= front
 
     def _leaf(self, cell, colour, seat=-1):
-        # Put the ball and turn the balls in place (cells, counts and positional sums only),
-        # value the position, and put everything back.
+        # Put the ball and turn the balls in place (cells, counts and running sums only), value
+        # the position, and put everything back.
         board = self.board
         cells = board._cells
         counts = board._counts
         near = board._near
         pos = self.pos
         base = self.base
-        full = _FULL
-        frontier = self.frontier
+        front = self.front
         turned = board._turned(cell, colour)
         # The board's neighbour masks stay as before the move: a turned ball's empty neighbours
         # still include the cell, which the loop over the cell's neighbours then takes off.
-        gain = base[cell] + full[near[cell]]
+        gain = base[cell] + front * _POP[near[cell]]
         for k in range(len(turned)):
             other = turned[k]
             old = cells[other]
-            w = base[other] + full[near[other]]
+            w = base[other] + front * _POP[near[other]]
             pos[old] -= w
             counts[old] -= 1
             gain += w
@@ -435,16 +606,13 @@ class _Search:
         if counts[EMPTY] == 0 and seat < 0:
             value = self._final()
         else:
-            if frontier:
-                lines = self.rays[cell]
-                directions = _DIRECTIONS_OF[near[cell]]
-                for d in directions:
-                    pos[cells[lines[d][0]]] += frontier
-                value = self._evaluate(seat)
-                for d in directions:
-                    pos[cells[lines[d][0]]] -= frontier
-            else:
-                value = self._evaluate(seat)
+            lines = self.rays[cell]
+            directions = _DIRECTIONS_OF[near[cell]]
+            for d in directions:
+                pos[cells[lines[d][0]]] += front
+            value = self._evaluate(self.nxt[colour], seat, cell)
+            for d in directions:
+                pos[cells[lines[d][0]]] -= front
         cells[cell] = EMPTY
         counts[EMPTY] += 1
         counts[colour] -= len(turned) + 1
@@ -454,33 +622,52 @@ class _Search:
             old = entry & 7
             cells[other] = old
             counts[old] += 1
-            pos[old] += base[other] + full[near[other]]
+            pos[old] += base[other] + front * _POP[near[other]]
         return value
 
-    def _children(self, colour):
-        """The replies of the next colour after ``colour`` moved, encoded and ordered (best
-        guesses first: moves that cut the search short elsewhere, then corners, edges ...)."""
+    def _children(self, colour, first, ply):
+        """The replies after ``colour`` moved, encoded and ordered (best guesses first: the
+        table's move, the killer, moves that cut the search short elsewhere, then corners, edges
+        ...)."""
         ranks = self.ranks
         history = self.history
-        mover = self.nxt[colour]
         out = []
-        seat = self.seat_of[mover]
-        if self.model and seat != self.root_seat:
+        seat = self.seat_of[colour]
+        mover = self.nxt[colour]
+        if self.model and self.seat_of[mover] != self.root_seat:
             best = 0
             best_value = -_INF
-            moves = self.board.legal_moves(mover)
+            moves = self.replies
+            self.replies = None
             self.extra += len(moves)
+            mover_seat = self.seat_of[mover]
             for cell in moves:
-                value = self._leaf(cell, mover, seat)
+                value = self._leaf(cell, mover, mover_seat)
                 if value > best_value:
                     best_value = value
                     best = cell
             out.append(best << 3 | mover)
             return out
-        for cell in self.board.legal_moves(mover):
-            out.append(((1023 - history[mover << 6 | cell] << 3 | ranks[cell]) << 6 | cell) << 3
-                       | mover)
+        if self.multi == _BRS:
+            movers = self.mine if seat != self.root_seat else \
+                [c for c in self.colours if self.seat_of[c] != self.root_seat]
+        else:
+            movers = (mover,)
+        for mover in movers:
+            for cell in self.board.legal_moves(mover):
+                out.append(((1023 - history[mover << 6 | cell] << 3 | ranks[cell]) << 6 | cell) << 3
+                           | mover)
         out.sort()
+        # The table's move first, then the killer, each where the list holds it.
+        place = 0
+        for special in (first, self.killer[ply]):
+            if special >= 0:
+                for k in range(place, len(out)):
+                    if out[k] & 511 == special:
+                        if k != place:
+                            out.insert(place, out.pop(k))
+                        place += 1
+                        break
         return out
 
     # -- evaluation ------------------------------------------------------------------------
@@ -497,28 +684,36 @@ class _Search:
                 points += counts[colour]
             if points > worst:
                 worst = points
-        return (mine - worst) << 8
+        margin = mine - worst
+        if margin > 0:
+            return _WIN + margin
+        if margin < 0:
+            return margin - _WIN
+        return 0
 
-    def _evaluate(self, seat=-1):
+    def _evaluate(self, to_move, seat=-1, cell=-1):
+        """The position's value for ``seat`` (the root seat by default); ``to_move`` is the colour
+        to move, ``cell`` a ball just put in place (its neighbours' masks not yet updated)."""
         board = self.board
         cells = board._cells
-        counts = board._counts
         pos = self.pos
-        empties = counts[EMPTY]
-        total = self.cells
-        # Discs count more as the board fills; position counts more early on.
-        value = [0, 0, 0, 0, 0]
-        disc = _DISC + _DISC_LATE * (total - empties) // total
-        for colour in (1, 2, 3, 4):
-            value[colour] = counts[colour] * disc + pos[colour]
+        w = self.w
+        value = self.value
+        value[1] = pos[1]
+        value[2] = pos[2]
+        value[3] = pos[3]
+        value[4] = pos[4]
         size = self.size
+        x_open = w[_F_XOPEN]
+        c_open = w[_F_COPEN]
+        stable = w[_F_STABLE]
         for corner, x, c1, c2, step_r, step_c in self.corners:
             owner = cells[corner]
             if owner == EMPTY:
                 # Balls next to an empty corner hand it to someone else.
-                value[cells[x]] -= 24
-                value[cells[c1]] -= 10
-                value[cells[c2]] -= 10
+                value[cells[x]] += x_open
+                value[cells[c1]] += c_open
+                value[cells[c2]] += c_open
             else:
                 # Stable run along both edges from an owned corner.
                 run = 0
@@ -534,30 +729,93 @@ class _Search:
                         break
                     run += 1
                     k += step_c
-                value[owner] += run * 6
+                value[owner] += run * stable
+        if self.mobility:
+            mob = self._mobility(cell)
+            weight = w[_F_MOB]
+            for colour in self.colours:
+                value[colour] += weight * mob[colour]
+        # Who moves next: the colour to move, then the one after, ...
+        order = self.order[to_move]
+        value[order[0]] += w[_F_TEMPO]
+        value[order[1]] += w[_F_TEMPO + 1]
+        if len(order) > 2:
+            value[order[2]] += w[_F_TEMPO + 2]
         if seat < 0:
+            if self.duel:
+                return value[self.root] - value[self.duel]
             return self._for_seat(value, self.mine, self.others)
         return self._for_seat(value, self.seats[seat], self.rivals[seat])
+
+    def _mobility(self, cell):
+        """Per colour, the empty cells where it would capture (counted in self.mob)."""
+        board = self.board
+        cells = board._cells
+        near = board._near
+        rays = self.rays
+        directions_of = _DIRECTIONS_OF
+        m1 = m2 = m3 = m4 = 0
+        # A ball just put on ``cell`` in place: its empty neighbours gain a direction, and the
+        # ones that touched no ball before are not in the frontier yet.
+        added = []
+        if cell >= 0:
+            lines = rays[cell]
+            for d in directions_of[self.onboard[cell]]:
+                other = lines[d][0]
+                if not cells[other]:
+                    if not near[other]:
+                        added.append(other)
+                    # Seen from that neighbour, cell lies in the opposite direction, 7 - d.
+                    near[other] |= 128 >> d
+        for group in (board._frontier, added):
+            for empty in group:
+                if cells[empty]:
+                    continue
+                lines = rays[empty]
+                found = 0
+                for d in directions_of[near[empty]]:
+                    ray = lines[d]
+                    seen = 0
+                    for other in ray:
+                        colour = cells[other]
+                        if not colour:
+                            break
+                        seen |= 1 << colour
+                    found |= seen & ~(1 << cells[ray[0]])
+                if found:
+                    if found & 2:
+                        m1 += 1
+                    if found & 4:
+                        m2 += 1
+                    if found & 8:
+                        m3 += 1
+                    if found & 16:
+                        m4 += 1
+        if cell >= 0:
+            lines = rays[cell]
+            for d in directions_of[self.onboard[cell]]:
+                other = lines[d][0]
+                if not cells[other]:
+                    near[other] ^= 128 >> d
+        mob = self.mob
+        mob[1] = m1
+        mob[2] = m2
+        mob[3] = m3
+        mob[4] = m4
+        return mob
 
     def _for_seat(self, value, mine_colours, others):
         mine = 0
         for colour in mine_colours:
             mine += value[colour]
-        if len(others) == 1:
-            theirs = 0
-            for colour in others[0]:
-                theirs += value[colour]
-            return mine - theirs
         worst = -_INF
-        total_others = 0
         for seat in others:
             points = 0
             for colour in seat:
                 points += value[colour]
-            total_others += points
             if points > worst:
                 worst = points
-        return mine - (worst * _LEADER + total_others // len(others) * _FIELD) // (_LEADER + _FIELD)
+        return mine - worst
 
 
 class Player:
@@ -579,7 +837,11 @@ class Player:
         self.level = level
         self.seed = seed
         self._rng = Random(seed)
-        self.budget, self.max_depth, self.multi_depth, self.exact = _SETTINGS[level]
+        (self.budgets, self.max_depth, self.multi_depth, self.exact, self._multi, self._entries,
+         self._mobility) = _SETTINGS[level]
+        # The budget of the game in hand (set by start): budgets[0] with two seats, else [1].
+        self.budget = self.budgets[0]
+        self._table = None
         self.thinking = False
         self.progress = 0
         self.nodes = 0
@@ -613,9 +875,15 @@ class Player:
         elif len(moves) == 1:
             self._answer = moves[0]
         else:
-            depth = self.max_depth if len(game.seat_colours) == 2 else self.multi_depth
-            self._search = _Search(game, self.budget, depth, self.exact, self._rng,
-                                   self.level in _MODEL_LEVELS)
+            two = len(game.seat_colours) == 2
+            depth = self.max_depth if two else self.multi_depth
+            self.budget = self.budgets[0 if two else 1]
+            if self._entries and self._table is None:
+                self._table = _new_table(self._entries)
+                if self._table is None:
+                    self._entries = 0
+            self._search = _Search(game, self.budget, depth, self.exact, self._rng, self._multi,
+                                   self._table, self._mobility)
 
     def step(self, budget=200):
         """Think for up to ``budget`` nodes. Returns the chosen cell, or ``None`` while thinking."""
@@ -638,6 +906,17 @@ class Player:
         self.thinking = False
         self.progress = 100
         return cell
+
+
+def _new_table(entries):
+    """A transposition table (keys, values, infos), allocated once per player and reused, so no
+    garbage per move. A heap too small for it (expert's on a board) gets a smaller one."""
+    while entries >= 16:
+        try:
+            return ([-1] * entries, [0] * entries, [0] * entries)
+        except MemoryError:
+            entries >>= 2
+    return None
 
 
 def _mark(game):

@@ -5,10 +5,12 @@
     python -m sim.arena --players examples.greedy_bot:choose,easy --games 100
 
 A player is a level name (easy, medium, hard, expert) or ``module:function``, a function that
-takes a ``rolit_core.Game`` and returns a cell (an int or a name like ``"c3"``). Seats and the
+takes a ``rolit_core.Game`` and returns a cell (an int or a name like ``"c3"``), or a factory of
+such players with options, like the independent opponents ``sim.opponents:alphabeta:ms=300`` and
+``sim.opponents:mcts:ms=100``. Seats and the
 first colour rotate from game to game so that nobody keeps an advantage. Score: a win is 1, a
 round shared by k tied winners is 1/k each; the table gives the score with a 95% confidence
-interval, mean points, and mean and worst thinking time per move.
+interval, mean points, and mean and worst thinking time per move (CPU time).
 """
 
 import argparse
@@ -19,6 +21,7 @@ import time
 
 from rolit_core import Game, IllegalMove
 from rolit_core.ai import LEVELS, player as level_player
+from rolit_core.rng import Random
 
 BAR = 30
 
@@ -28,14 +31,17 @@ class SpecError(ValueError):
 
 
 def load(spec, seed):
-    """A function ``game -> cell`` for a player spec (a level or ``module:function``)."""
+    """A function ``game -> cell`` for a player spec: a level, ``module:function``, or
+    ``module:factory:key=value:...`` for a factory (a function with ``arena_factory = True``, such
+    as ``sim.opponents:mcts:ms=100``), which is called with the seed and the options."""
     spec = spec.strip()
     if spec in LEVELS:
         return level_player(spec, seed).choose
     if ":" not in spec:
         raise SpecError("%r is neither a level (%s) nor module:function"
                         % (spec, ", ".join(LEVELS)))
-    module_name, _, name = spec.partition(":")
+    module_name, _, rest = spec.partition(":")
+    name, _, options = rest.partition(":")
     try:
         module = importlib.import_module(module_name)
     except Exception as error:  # not found, a relative name like "..x", a bot that fails to load
@@ -43,7 +49,29 @@ def load(spec, seed):
     function = getattr(module, name, None)
     if not callable(function):
         raise SpecError("%s has no function %r" % (module_name, name))
-    return function
+    if not getattr(function, "arena_factory", False):
+        if options:
+            raise SpecError("%s:%s takes no options (%r)" % (module_name, name, options))
+        return function
+    kwargs = {}
+    for option in options.split(":") if options else ():
+        key, equals, value = option.partition("=")
+        if not equals or not key.isidentifier():
+            raise SpecError("option %r of %s:%s is not key=value" % (option, module_name, name))
+        kwargs[key] = _number(value)
+    try:
+        return function(seed=seed, **kwargs)
+    except TypeError as error:
+        raise SpecError("%s:%s: %s" % (module_name, name, error))
+
+
+def _number(text):
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 def seating(game_index, count, colours):
@@ -58,25 +86,33 @@ def seating(game_index, count, colours):
 def play_game(task):
     """Play one game. Returns (order, scores, winners, per player [moves, seconds, worst,
     illegal])."""
-    index, specs, size, teams, tie, seed = task
+    index, specs, size, teams, tie, seed, opening = task
     count = len(specs)
     probe = Game(count, size, first="red", teams=teams, tie=tie)
     order, first = seating(index, count, probe.colours)
     game = Game(count, size, first=first, teams=teams, tie=tie)
+    if opening:
+        # Random first moves, the same for each rotation of the seats: deterministic players
+        # would otherwise replay nearly the same few games.
+        rng = Random(seed * 7919 + index // count)
+        for _ in range(opening):
+            if not game.over:
+                game.play(rng.choice(game.legal_moves()))
     # Seat s is played by player order[s].
     bots = [load(specs[order[seat]], seed * 100003 + index * 8 + seat) for seat in range(count)]
     stats = [[0, 0.0, 0.0, 0] for _ in specs]
     while not game.over:
         seat = game.seat_of(game.turn)
         who = order[seat]
-        started = time.perf_counter()
+        # CPU time of this process: what a player really used, whatever else loads the machine.
+        started = time.process_time()
         try:
             cell = bots[seat](game)
             error = None
         except Exception as problem:  # a student bot must not stop the arena
             cell = None
             error = problem
-        spent = time.perf_counter() - started
+        spent = time.process_time() - started
         stat = stats[who]
         stat[0] += 1
         stat[1] += spent
@@ -113,13 +149,13 @@ def progress(done, total, started, out):
 
 
 def run(specs, games, size=8, teams=False, tie="shared", seed=1, jobs=1, out=sys.stdout,
-        err=sys.stderr):
+        err=sys.stderr, opening=0):
     """Play the games and print the table. Returns one result dict per player."""
     count = len(specs)
     for spec in specs:
         load(spec, 0)  # fail early on a bad spec
     Game(count, size, teams=teams, tie=tie, first="red")  # and on a bad configuration
-    tasks = [(i, tuple(specs), size, teams, tie, seed) for i in range(games)]
+    tasks = [(i, tuple(specs), size, teams, tie, seed, opening) for i in range(games)]
     scores = [[] for _ in specs]
     points = [0] * count
     stats = [[0, 0.0, 0.0, 0] for _ in specs]
@@ -160,12 +196,13 @@ def run(specs, games, size=8, teams=False, tie="shared", seed=1, jobs=1, out=sys
         if pool is not None:
             pool.terminate()
     err.write("\n")
-    out.write("%d games, %d players, %dx%d%s, tie rule %s, seed %d, "
+    out.write("%d games, %d players, %dx%d%s, tie rule %s, seed %d, %s"
               "seats and first colour rotated\n"
-              % (games, count, size, size, ", two colours each" if teams else "", tie, seed))
+              % (games, count, size, size, ", two colours each" if teams else "", tie, seed,
+                 "%d random opening moves, " % opening if opening else ""))
     header = "%-3s %-28s %7s %17s %5s %5s %8s %9s %9s %7s\n"
     out.write(header % ("#", "player", "score", "95% CI", "wins", "ties", "points",
-                        "ms/move", "worst ms", "illegal"))
+                        "cpu ms", "worst ms", "illegal"))
     rows = []
     for who in range(count):
         mean, half = interval(scores[who])
@@ -207,6 +244,7 @@ def _main(argv):
     parser.add_argument("--tie", default="shared", choices=("shared", "none"))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
+    parser.add_argument("--opening", type=int, default=0, help="random first moves per game")
     args = parser.parse_args(argv)
     specs = [s.strip() for s in args.players.split(",") if s.strip()]
     if not 2 <= len(specs) <= 4:
@@ -216,7 +254,8 @@ def _main(argv):
     if not 1 <= args.jobs <= 64:
         parser.error("--jobs must be 1-64, not %d" % args.jobs)
     try:
-        run(specs, args.games, args.size, args.teams, args.tie, args.seed, max(1, args.jobs))
+        run(specs, args.games, args.size, args.teams, args.tie, args.seed, max(1, args.jobs),
+            opening=max(0, args.opening))
     except (SpecError, ValueError) as error:
         parser.error(str(error))
     return 0

@@ -7,6 +7,8 @@ import pytest
 
 from micropython import run_micropython
 from rolit_core import Board, Game
+from bench.tune import colour_features
+from rolit_core import ai
 from rolit_core.ai import LEVELS, player
 from rolit_core.rng import Random
 
@@ -114,6 +116,12 @@ def test_step_in_slices_gives_the_same_move_as_choose(level):
 def test_hard_stays_in_its_node_budget_and_memory_bound(players):
     game = random_position(players, 8, False, 16, seed=4)
     bot = player("hard", seed=1)
+    bot.choose(game)  # the transposition table, allocated once per player and reused
+    entries = len(bot._table[0])
+    assert entries == ai._SETTINGS["hard"][5] <= 1024
+    # CPython allocates an int object for each key, value and info stored in the table (at most
+    # 32 bytes each); on the device those are small ints held in the lists' slots.
+    bound = 24 * 1024 + 3 * entries * 32
     tracemalloc.start()
     try:
         for _ in range(12):
@@ -122,10 +130,30 @@ def test_hard_stays_in_its_node_budget_and_memory_bound(players):
             cell = bot.choose(game)
             peak = tracemalloc.get_traced_memory()[1] - base
             assert bot.nodes <= bot.budget
-            assert peak < 24 * 1024, "hard used %d bytes at its peak" % peak
+            assert peak < bound, "hard used %d bytes at its peak" % peak
             game.play(cell)
     finally:
         tracemalloc.stop()
+
+
+def test_hard_thinks_with_the_budget_of_the_player_count():
+    # The emulated chip spends more time per node with two seats (docs/ai.md): hard gets fewer
+    # nodes there, and a game of three or four players its larger budget, in every slice size.
+    two, more = player("hard").budgets
+    assert two < more
+    for players, teams, budget in ((2, False, two), (2, True, two), (3, False, more),
+                                   (4, False, more)):
+        game = random_position(players, 8, teams, 12, seed=9)
+        for slice_nodes in (7, 4096):
+            bot = player("hard", seed=3)
+            bot.start(game)
+            cell = None
+            most = 0
+            while cell is None:
+                cell = bot.step(slice_nodes)
+                most = max(most, bot.nodes)
+            assert bot.budget == budget
+            assert budget * 3 // 4 < most <= budget, (players, teams, slice_nodes, most)
 
 
 def test_step_before_start_and_choose_on_a_finished_game_are_refused():
@@ -283,10 +311,11 @@ def test_board_copy_works_on_micropython():
 
 
 def true_sums(search):
-    # Per colour, from scratch: cell weights of its balls minus the frontier weight for each
+    # Per colour, from scratch: cell weights of its balls plus the frontier weight for each
     # empty cell next to one of its balls.
     cells = search.board._cells
     size = search.size
+    w = search.w
     sums = [0] * 5
     for cell in range(size * size):
         if cells[cell]:
@@ -297,23 +326,21 @@ def true_sums(search):
                     r, c = row + dr, col + dc
                     if (dr or dc) and 0 <= r < size and 0 <= c < size and not cells[r * size + c]:
                         empty += 1
-            sums[cells[cell]] += search.weights[cell] - search.frontier * empty
+            sums[cells[cell]] += w[search.classes[cell]] + w[ai._F_FRONT] * empty
     return sums[1:]
 
 
 @pytest.mark.parametrize("players, size", ((2, 8), (4, 6)))
 def test_incremental_position_and_frontier_sums_match_a_recount(players, size, monkeypatch):
-    from rolit_core import ai
     evaluate = ai._Search._evaluate
     checked = []
 
-    def checking(search, seat=-1):
+    def checking(search, to_move, seat=-1, cell=-1):
         assert search.pos[1:] == true_sums(search)
         checked.append(1)
-        return evaluate(search, seat)
+        return evaluate(search, to_move, seat, cell)
 
     monkeypatch.setattr(ai._Search, "_evaluate", checking)
-    assert ai._FRONTIER > 0
     for plies in (6, 16, 26):
         game = random_position(players, size, False, plies, seed=plies)
         bot = player("hard", seed=3)
@@ -323,3 +350,121 @@ def test_incremental_position_and_frontier_sums_match_a_recount(players, size, m
             pass
         assert search.pos[1:] == true_sums(search)  # back where it started
     assert len(checked) > 500
+
+
+def feature_value(game, w, mobility, seat):
+    """The evaluation recomputed from bench.tune's plain feature code: per seat the weighted
+    features, ``seat``'s minus the strongest other seat's."""
+    size = game.size
+    cells = [game.board[k] for k in range(size * size)]
+    after = {c: game.next_colour(c) for c in game.colours}
+    rows = colour_features(cells, size, game.colours, after, game.turn)
+    values = []
+    for colours in game.seat_colours:
+        total = 0
+        for colour in colours:
+            for f in range(ai._FEATURES):
+                if f != ai._F_MOB or mobility:
+                    total += w[f] * rows[colour][f]
+        values.append(total)
+    return values[seat] - max(values[s] for s in range(len(values)) if s != seat)
+
+
+@pytest.mark.parametrize("players,size,teams", [(2, 8, False), (3, 8, False), (4, 8, False),
+                                                (4, 6, False), (2, 8, True)])
+@pytest.mark.parametrize("mobility", (False, True))
+def test_the_search_evaluates_what_the_tuning_script_fits(players, size, teams, mobility):
+    # The tuned weights only mean something if the search computes the same features as
+    # bench.tune: compare both on positions before and after an in-place (leaf) move.
+    checked = 0
+    for plies in (3, 15, 27, size * size - 8):
+        game = random_position(players, size, teams, plies, seed=plies + players)
+        search = ai._Search(game, 100, 2, 0, Random(1), ai._PARANOID, None, mobility)
+        filled = size * size - game.board.count(0)
+        search._weigh(filled)
+        seat = game.seat_of(game.turn)
+        assert search._evaluate(game.turn) == feature_value(game, search.w, mobility, seat)
+        search._weigh(filled + 1)
+        for cell in game.legal_moves()[:6]:
+            leaf = search._leaf(cell, game.turn)  # valued for the seat to move at the root
+            game.play(cell)
+            assert leaf == feature_value(game, search.w, mobility, seat), (game.board.to_text(), cell)
+            game.undo()
+            checked += 1
+    assert checked > 12
+
+
+def outcome(game, me, memo):
+    """+1, 0 or -1: the result for seat ``me`` with perfect play from here (exhaustive)."""
+    key = (bytes(game.board._cells), game.turn)
+    if key in memo:
+        return memo[key]
+    if game.over:
+        scores = game.scores()
+        other = scores[1 - me]
+        value = (scores[me] > other) - (scores[me] < other)
+    else:
+        results = []
+        for cell in game.legal_moves():
+            game.play(cell)
+            results.append(outcome(game, me, memo))
+            game.undo()
+        value = max(results) if game.seat_of(game.turn) == me else min(results)
+    memo[key] = value
+    return value
+
+
+@pytest.mark.parametrize("level", ("hard", "expert"))
+def test_the_endgame_is_played_for_the_result(level):
+    # With few empty cells left the search proves the result: it never plays a drawing or
+    # losing move where a win (or a losing one where a draw) exists.
+    checked = 0
+    for seed in range(16):
+        game = random_position(2, 8, False, 52, seed=seed)  # 8 empty cells
+        me = game.seat_of(game.turn)
+        memo = {}
+        results = {}
+        for cell in game.legal_moves():
+            game.play(cell)
+            results[cell] = outcome(game, me, memo)
+            game.undo()
+        cell = player(level, seed=1).choose(game)
+        assert results[cell] == max(results.values()), (game.board.to_text(), results, cell)
+        checked += len(set(results.values())) > 1
+    assert checked >= 3, "too few positions where the choice mattered"
+
+
+def test_a_slice_of_thinking_stays_near_its_node_count_with_four_players():
+    # The device gives the player a few nodes per frame; predicting an opponent's reply looks at
+    # all its moves at once, so a slice may only start one when it fits (else it is the next
+    # slice's first). Before, a slice of 30 nodes could run to 57.
+    worst = 0
+    for plies in range(2, 50, 3):
+        game = random_position(4, 8, False, plies, seed=plies)
+        bot = player("hard", seed=2)
+        bot.start(game)
+        before = 0
+        cell = None
+        while cell is None:
+            cell = bot.step(30)
+            worst = max(worst, bot.nodes - before)
+            before = bot.nodes
+        assert cell in game.legal_moves()
+    assert worst <= 40
+
+
+def test_slices_of_thinking_are_filled_with_four_players():
+    # Each frame on the device pays its own fixed work, so a slice should use most of its
+    # nodes. Before, a slice stopped as soon as the board's whole frontier (a bound on the
+    # predicted reply's moves) no longer fitted: 20-node slices held 8.9 nodes on average.
+    slices = nodes = 0
+    for plies in range(2, 50, 4):
+        game = random_position(4, 8, False, plies, seed=plies)
+        bot = player("hard", seed=2)
+        bot.start(game)
+        cell = None
+        while cell is None:
+            cell = bot.step(20)
+            slices += 1
+        nodes += bot.nodes
+    assert nodes >= 14 * slices, (nodes, slices)

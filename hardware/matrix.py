@@ -8,7 +8,7 @@
 
 ``pixels`` is any NeoPixel-like strip: ``neopixel.NeoPixel`` on a board, any
 ``adafruit_pixelbuf.PixelBuf`` subclass (the simulator's strip, the tests' capturing strip), or a
-plain list. The matrix sets ``pixels[i]`` to packed ``0xRRGGBB`` ints (no allocation per pixel) and
+plain list. The matrix sets ``pixels[0:n]`` to a list of packed ``0xRRGGBB`` ints, made once, and
 calls ``pixels.show()``; the strip's own ``pixel_order`` turns them into bytes on the wire. The
 strip's ``brightness`` is set to 1.0 once: brightness, gamma and the current budget are applied
 here, in integer arithmetic, so that the budget sees the values that really go out.
@@ -133,7 +133,7 @@ class Matrix:
         self.idle_ma = idle_ma
         # The largest sum of channel values the budget allows.
         self._limit = (max_current_ma - idle_ma * count) * 255 // MA_PER_CHANNEL
-        self._out = bytearray(3 * count)  # r, g, b per strip index
+        self._packed = [0] * count  # 0xRRGGBB per strip index, handed over in one slice
         self.current_ma = idle_ma * count
         self.limited = False
         try:
@@ -174,9 +174,10 @@ class Matrix:
         """Show ``frame`` (``width * height`` colours, row by row from the top-left)."""
         table = self._table
         index = self._map
-        out = self._out
+        packed = self._packed
+        count = self.count
         total = 0
-        for p in range(self.count):
+        for p in range(count):
             colour = frame[p]
             if isinstance(colour, int):
                 r = table[(colour >> 16) & 255]
@@ -186,25 +187,25 @@ class Matrix:
                 r = table[colour[0]]
                 g = table[colour[1]]
                 b = table[colour[2]]
-            at = 3 * index[p]
-            out[at] = r
-            out[at + 1] = g
-            out[at + 2] = b
+            packed[index[p]] = r << 16 | g << 8 | b
             total += r + g + b
         limit = self._limit
         self.limited = total > limit
         if self.limited:
-            for at in range(len(out)):
-                out[at] = out[at] * limit // total
-            total = 0
-            for at in range(len(out)):
-                total += out[at]
-        self.current_ma = self.idle_ma * self.count + (total * MA_PER_CHANNEL + 254) // 255
+            scaled = 0
+            for i in range(count):
+                value = packed[i]
+                r = (value >> 16) * limit // total
+                g = (value >> 8 & 255) * limit // total
+                b = (value & 255) * limit // total
+                packed[i] = r << 16 | g << 8 | b
+                scaled += r + g + b
+            total = scaled
+        self.current_ma = self.idle_ma * count + (total * MA_PER_CHANNEL + 254) // 255
         pixels = self.pixels
-        at = 0
-        for i in range(self.count):
-            pixels[i] = out[at] << 16 | out[at + 1] << 8 | out[at + 2]
-            at += 3
+        # One slice: the strip converts the 64 values in C on a board (a Python loop of 64
+        # item stores took 5 ms of the RP2040's 7.6 ms per frame).
+        pixels[0:count] = packed
         pixels.show()
 
     def fill(self, colour):

@@ -191,8 +191,8 @@ for players in %(players)r:
             sample()
 '''
 
-# The deployed code.py (as rolit_main.py) under a harness that times App.update, samples the
-# heap and plays whole games of computer seats in the device's own main loop.
+# The deployed code.py (as rolit_main.py) under a harness that times App.update and whole frames,
+# samples the heap and plays whole games of computer seats in the device's own main loop.
 APP_HARNESS = r'''import gc
 import time
 gc.collect()
@@ -205,14 +205,21 @@ from rolit_core.app import App
 
 GAMES = %(games)r
 MENU_MS = 2000
+STALL_MS = 50
 KINDS = ("title", "menu", "idle", "animate", "think", "input", "other")
 COUNT = [0] * 7
 TOTAL = [0] * 7
 WORST = [0] * 7
+# Whole frames (one update to the next: update, LEDs, log, code.py's collections and sleep, less
+# this harness's own time), split by whether a computer thought before or after the update.
+FRAME = [0, 0, 0, 0, 0, 0]  # thinking: count, total us, worst; others: count, total us, worst
+STALLS = [0]               # thinking frames longer than STALL_MS
+NODES = [0, 0, 0]          # thinking frames: count, total slice, largest slice
 LOW = [gc.mem_free()]
 LOW_RAW = [gc.mem_free()]
 GC = [0, 0, 0]  # collections, total us, worst us
-state = {"n": 0, "game": -1, "menu_at": None, "think_at": None, "moves": []}
+state = {"n": 0, "game": -1, "menu_at": None, "think_at": None, "moves": [], "last": None,
+         "own": 0, "busy": False}
 _update = App.update
 
 
@@ -247,6 +254,12 @@ def next_game(app):
                 print("@FIG update_%%s %%d %%d %%d" %% (KINDS[k], COUNT[k], TOTAL[k] // COUNT[k],
                                                     WORST[k]))
         print("@FIG update_gc %%d %%d %%d" %% (GC[0], GC[1] // max(1, GC[0]), GC[2]))
+        print("@FIG frame_think %%d %%d %%d" %% (FRAME[0], FRAME[1] // max(1, FRAME[0]),
+                                               FRAME[2]))
+        print("@FIG frame_other %%d %%d %%d" %% (FRAME[3], FRAME[4] // max(1, FRAME[3]),
+                                               FRAME[5]))
+        print("@FIG stalls %%d" %% STALLS[0])
+        print("@FIG slices %%d %%d %%d" %% (NODES[0], NODES[1] // max(1, NODES[0]), NODES[2]))
         print("@END")
         raise SystemExit
     gc.collect()
@@ -255,9 +268,28 @@ def next_game(app):
 
 
 def timed(self, now_ms, events=()):
+    busy = self.thinker is not None
+    slice_nodes = self.think_nodes
     start = time.monotonic_ns()
     frame = _update(self, now_ms, events)
-    spent = (time.monotonic_ns() - start) // 1000
+    ended = time.monotonic_ns()
+    spent = (ended - start) // 1000
+    last = state["last"]
+    if last is not None and state["game"] >= 0:
+        frame_us = (start - last) // 1000 - state["own"]
+        at = 0 if state["busy"] else 3
+        FRAME[at] += 1
+        FRAME[at + 1] += frame_us
+        if frame_us > FRAME[at + 2]:
+            FRAME[at + 2] = frame_us
+        if at == 0 and frame_us > STALL_MS * 1000:
+            STALLS[0] += 1
+    if busy and state["game"] >= 0:
+        NODES[0] += 1
+        NODES[1] += slice_nodes
+        if slice_nodes > NODES[2]:
+            NODES[2] = slice_nodes
+    state["busy"] = busy or self.thinker is not None
     kind = kind_of(self)
     if kind == 1 and state["menu_at"] is None:
         state["menu_at"] = now_ms
@@ -280,15 +312,15 @@ def timed(self, now_ms, events=()):
         if free < LOW_RAW[0]:
             LOW_RAW[0] = free
     if moved:
-        # After each computer move (outside the timed update): collect, note the free heap
-        # and how long the collection took (a collection can fall into any frame).
-        start = time.monotonic_ns()
+        # After each computer move: collect, note the free heap and how long the collection
+        # took (this harness's own collection: not counted in the frame times).
+        gc_start = time.monotonic_ns()
         gc.collect()
-        spent = (time.monotonic_ns() - start) // 1000
+        gc_us = (time.monotonic_ns() - gc_start) // 1000
         GC[0] += 1
-        GC[1] += spent
-        if spent > GC[2]:
-            GC[2] = spent
+        GC[1] += gc_us
+        if gc_us > GC[2]:
+            GC[2] = gc_us
         free = gc.mem_free()
         if free < LOW[0]:
             LOW[0] = free
@@ -296,6 +328,11 @@ def timed(self, now_ms, events=()):
     if at is not None and (state["game"] < 0 and ((now_ms - at) & 0x1FFFFFFF) > MENU_MS
                            or state["game"] >= 0 and self.mode == "round_end"):
         next_game(self)
+        state["last"] = None
+    else:
+        state["last"] = start
+    # This harness's own time in the frame (before the update it is a few attribute reads).
+    state["own"] = (time.monotonic_ns() - ended) // 1000
     return frame
 
 
@@ -370,15 +407,26 @@ def part_heap_frames(report, games):
              "other": "round end", "gc": "gc.collect() after a move (not in a frame above)"}
     for kind, label in names.items():
         if "update_%s" % kind in f:
-            count, mean, worst = _three(result, kind)
+            count, mean, worst = _three(result, "update_" + kind)
             report("App.update, %s (us; %d)" % (label, count),
                    "mean %d, worst %d" % (mean, worst))
+    if "frame_think" in f:
+        count, mean, worst = _three(result, "frame_think")
+        report("frame, a computer thinks before or after the update (us; %d)" % count,
+               "mean %d, worst %d; %d over 50 ms" % (mean, worst, f["stalls"]))
+        count, mean, worst = _three(result, "frame_other")
+        report("frame, the others in those games (us; %d)" % count,
+               "mean %d, worst %d" % (mean, worst))
+        count, mean, worst = _three(result, "slices")
+        report("search nodes per thinking update (code.py's pacer)",
+               "mean %d, largest %d" % (mean, worst))
     return result
 
 
-def _three(result, kind):
+def _three(result, name):
+    """The three ints of the ``@FIG name a b c`` line."""
     for line in result.console.splitlines():
-        at = line.find("@FIG update_%s " % kind)
+        at = line.find("@FIG %s " % name)
         if at >= 0:
             parts = line[at:].split()
             return int(parts[2]), int(parts[3]), int(parts[4])

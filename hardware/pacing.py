@@ -1,0 +1,167 @@
+"""Pacing a computer's thinking on the device: search nodes per frame, and when to collect.
+
+The app searches ``app.think_nodes`` nodes in each update while a computer thinks, and what a
+node costs depends on the level, the position and the board. ``Pacer`` sizes the slices from
+the measured whole frames; ``Room`` plans garbage collections between slices; ``Pacing`` is what
+code.py calls around each frame. Moves do not depend on any of it: a search counts nodes, not
+time, so only when the answer comes changes.
+
+>>> pacer = Pacer(target_ms=30)
+>>> pacer.note("hard", 20, 48)   # 20 nodes took a 48 ms frame
+>>> pacer.nodes("hard")
+12
+"""
+
+DECAY = 8  # a cheaper frame moves the estimate this fraction (1/DECAY) of the way down
+
+
+class Pacer:
+    """Slices of thinking sized so that a whole frame takes about ``target_ms``.
+
+    Per level it keeps the dearest recent cost of a node in a whole frame (update, LEDs, log:
+    the frame's fixed work is counted in, so the slice shrinks until the whole frame fits). A
+    dearer frame counts at once; a cheaper one lowers the estimate by 1/DECAY of the difference.
+    A slice starts at ``first`` nodes, stays within ``least`` to ``most`` and grows at most by
+    half from one frame to the next.
+    """
+
+    def __init__(self, target_ms=30, first=10, least=1, most=500):
+        self.target_us = target_ms * 1000
+        self.first = first
+        self.least = least
+        self.most = most
+        self._levels = []  # [level, slice, cost of a node in us]; a list: a few levels at most
+
+    def _entry(self, level):
+        for entry in self._levels:
+            if entry[0] == level:
+                return entry
+        entry = [level, self.first, 0]
+        self._levels.append(entry)
+        return entry
+
+    def nodes(self, level):
+        """The slice for the next frame in which a computer of ``level`` thinks."""
+        return self._entry(level)[1]
+
+    def note(self, level, nodes, spent_ms):
+        """A frame in which a computer of ``level`` searched ``nodes`` nodes took ``spent_ms``
+        in all; sets the next slice."""
+        if nodes <= 0 or spent_ms < 0:
+            return  # nothing searched, or the clock stepped back
+        entry = self._entry(level)
+        cost = spent_ms * 1000 // nodes
+        estimate = entry[2]
+        if cost >= estimate:
+            estimate = cost
+        else:
+            estimate -= (estimate - cost + DECAY - 1) // DECAY
+        entry[2] = estimate
+        size = self.target_us // estimate if estimate else self.most
+        grown = entry[1] + entry[1] // 2 + 1
+        if size > grown:
+            size = grown
+        entry[1] = self.least if size < self.least else (self.most if size > self.most
+                                                            else size)
+
+
+class Room:
+    """When a search should pause for a collection, before the heap runs out mid-frame.
+
+    Asking the heap what is free walks its whole table (~6 ms on an RP2040), so it is asked
+    only around collections: ``collected(before, after)`` learns how many bytes each searched
+    node left behind since the collection before, and ``full(more)`` says whether ``more``
+    nodes could leave less than ``margin`` bytes free. The estimate jumps to a dearer figure
+    and comes down a quarter of the way per collection.
+    """
+
+    def __init__(self, margin=16384, per_node=256):
+        self.margin = margin
+        self.per_node = per_node
+        self.free = 0   # bytes free after the last collection (0: not known yet)
+        self.nodes = 0  # nodes searched since then
+
+    def searched(self, nodes):
+        """``nodes`` more nodes were searched."""
+        if nodes > 0:
+            self.nodes += nodes
+
+    def collected(self, before, after):
+        """A collection found ``before`` bytes free and left ``after``."""
+        if self.nodes > 0 and self.free:
+            rate = (self.free - before) // self.nodes
+            if rate >= self.per_node:
+                self.per_node = rate
+            else:
+                self.per_node -= (self.per_node - rate) // 4
+        self.free = after
+        self.nodes = 0
+
+    def full(self, more):
+        """True if ``more`` nodes could leave less than ``margin`` bytes free."""
+        return (self.nodes + more) * self.per_node > self.free - self.margin
+
+
+class Pacing:
+    """What the frame loop does around ``app.update`` while computers play.
+
+    ``before(app)`` just before the update; ``after(app, spent_ms)`` once the frame's work
+    (update, LEDs, sound, log) is done, with how long it took. ``after`` sets
+    ``app.think_nodes`` for the next frame and collects the garbage: once in the first frame
+    after a search ends (the animation or a human's turn, so the next search starts with a
+    clean heap), and, where ``mem_free`` is given, in a frame that searches one node only when
+    ``Room`` sees the heap filling (a collection takes ~17 ms on an RP2040: falling into a full
+    thinking frame, it would stall the display).
+    """
+
+    def __init__(self, collect, mem_free=None, target_ms=30, margin=16384):
+        self.pacer = Pacer(target_ms)
+        self.room = Room(margin) if mem_free is not None else None
+        self._collect = collect
+        self._mem_free = mem_free
+        self._thinker = None
+        self._nodes = 0
+        self._untidy = False    # a search has run since the last collection
+        self._planned = False   # this frame searches one node and then collects
+        self.collections = 0    # how many collections this made (for the figures)
+
+    def collect(self):
+        """Collect now (and let ``Room`` learn how fast the search makes garbage)."""
+        self.collections += 1
+        self._untidy = False
+        if self.room is None:
+            self._collect()
+            return
+        before = self._mem_free()
+        self._collect()
+        self.room.collected(before, self._mem_free())
+
+    def before(self, app):
+        """Note who thinks and how far, before the update."""
+        thinker = app.thinker
+        self._thinker = thinker
+        self._nodes = thinker.nodes if thinker is not None else 0
+
+    def after(self, app, spent_ms):
+        """The frame took ``spent_ms``: learn from it, collect if due, size the next slice."""
+        thinker = self._thinker
+        searched = thinker.nodes - self._nodes if thinker is not None else 0
+        if searched < 0:
+            searched = thinker.nodes  # the player began a new search within the update
+        if searched and self.room is not None:
+            self.room.searched(searched)
+        if self._planned:
+            self._planned = False
+            self.collect()
+        elif searched:
+            self._untidy = True
+            self.pacer.note(getattr(thinker, "level", None), searched, spent_ms)
+        elif self._untidy and app.thinker is None and thinker is None:
+            self.collect()
+        thinker = app.thinker
+        if thinker is not None:
+            nodes = self.pacer.nodes(getattr(thinker, "level", None))
+            if self.room is not None and self.room.full(nodes):
+                self._planned = True
+                nodes = 1
+            app.think_nodes = nodes

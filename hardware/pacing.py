@@ -7,25 +7,24 @@ code.py calls around each frame. Moves do not depend on any of it: a search coun
 time, so only when the answer comes changes.
 
 >>> pacer = Pacer(target_ms=30)
->>> pacer.note("hard", 20, 48)   # 20 nodes took a 48 ms frame
+>>> pacer.note("hard", 10, 40)   # 10 nodes took a 40 ms frame: 4 ms a node, all in
 >>> pacer.nodes("hard")
-12
+7
 """
-
-DECAY = 8  # a cheaper frame moves the estimate this fraction (1/DECAY) of the way down
-
 
 class Pacer:
     """Slices of thinking sized so that a whole frame takes about ``target_ms``.
 
-    Per level it keeps the dearest recent cost of a node in a whole frame (update, LEDs, log:
-    the frame's fixed work is counted in, so the slice shrinks until the whole frame fits). A
-    dearer frame counts at once; a cheaper one lowers the estimate by 1/DECAY of the difference.
-    A slice starts at ``first`` nodes, stays within ``least`` to ``most`` and grows at most by
-    half from one frame to the next.
+    Per level it keeps an estimate of what a node costs in a whole frame (update, LEDs, log: the
+    frame's fixed work is shared out over its nodes, so at the estimate's fixed point a frame
+    takes ``target_ms``). A dearer frame moves the estimate half way up at once, a cheaper one a
+    quarter of the way down: one frame slowed by something else (a node that costs much more, a
+    collection) does not starve the next ones, a lasting change is followed within a few
+    frames. A slice starts at ``first`` nodes, stays within ``least`` to ``most`` and grows at
+    most by half from one frame to the next.
     """
 
-    def __init__(self, target_ms=30, first=10, least=1, most=500):
+    def __init__(self, target_ms=28, first=10, least=1, most=500):
         self.target_us = target_ms * 1000
         self.first = first
         self.least = least
@@ -45,17 +44,19 @@ class Pacer:
         return self._entry(level)[1]
 
     def note(self, level, nodes, spent_ms):
-        """A frame in which a computer of ``level`` searched ``nodes`` nodes took ``spent_ms``
-        in all; sets the next slice."""
+        """A frame in which a computer of ``level`` searched a whole slice of ``nodes`` nodes
+        took ``spent_ms`` in all; sets the next slice."""
         if nodes <= 0 or spent_ms < 0:
             return  # nothing searched, or the clock stepped back
         entry = self._entry(level)
         cost = spent_ms * 1000 // nodes
         estimate = entry[2]
-        if cost >= estimate:
+        if not estimate:
             estimate = cost
+        elif cost > estimate:
+            estimate += (cost - estimate + 1) // 2
         else:
-            estimate -= (estimate - cost + DECAY - 1) // DECAY
+            estimate -= (estimate - cost) // 4
         entry[2] = estimate
         size = self.target_us // estimate if estimate else self.most
         grown = entry[1] + entry[1] // 2 + 1
@@ -87,8 +88,8 @@ class Room:
             self.nodes += nodes
 
     def collected(self, before, after):
-        """A collection found ``before`` bytes free and left ``after``."""
-        if self.nodes > 0 and self.free:
+        """A collection found ``before`` bytes free (None: not asked) and left ``after``."""
+        if before is not None and self.nodes > 0 and self.free:
             rate = (self.free - before) // self.nodes
             if rate >= self.per_node:
                 self.per_node = rate
@@ -114,25 +115,28 @@ class Pacing:
     thinking frame, it would stall the display).
     """
 
-    def __init__(self, collect, mem_free=None, target_ms=30, margin=16384):
+    def __init__(self, collect, mem_free=None, target_ms=28, margin=16384):
         self.pacer = Pacer(target_ms)
         self.room = Room(margin) if mem_free is not None else None
         self._collect = collect
         self._mem_free = mem_free
         self._thinker = None
         self._nodes = 0
+        self._slice = 0         # the slice this frame was given
         self._untidy = False    # a search has run since the last collection
         self._planned = False   # this frame searches one node and then collects
         self.collections = 0    # how many collections this made (for the figures)
 
-    def collect(self):
-        """Collect now (and let ``Room`` learn how fast the search makes garbage)."""
+    def collect(self, learn=False):
+        """Collect now; with ``learn``, ``Room`` learns from it how fast the search makes
+        garbage (only from a collection planned mid-search: after a search ends, the garbage
+        of playing the move and saving the game is in the heap too)."""
         self.collections += 1
         self._untidy = False
         if self.room is None:
             self._collect()
             return
-        before = self._mem_free()
+        before = self._mem_free() if learn else None
         self._collect()
         self.room.collected(before, self._mem_free())
 
@@ -152,10 +156,13 @@ class Pacing:
             self.room.searched(searched)
         if self._planned:
             self._planned = False
-            self.collect()
+            self.collect(learn=True)
         elif searched:
             self._untidy = True
-            self.pacer.note(getattr(thinker, "level", None), searched, spent_ms)
+            if searched >= self._slice:
+                # A whole slice (the last one of a search is cut short: its fixed work over a
+                # few nodes would make a node look dear).
+                self.pacer.note(getattr(thinker, "level", None), searched, spent_ms)
         elif self._untidy and app.thinker is None and thinker is None:
             self.collect()
         thinker = app.thinker
@@ -164,4 +171,4 @@ class Pacing:
             if self.room is not None and self.room.full(nodes):
                 self._planned = True
                 nodes = 1
-            app.think_nodes = nodes
+            app.think_nodes = self._slice = nodes

@@ -202,6 +202,7 @@ gc.collect()
 print("@FIG free_top %%d" %% FREE_TOP)
 print("@FIG free_import %%d" %% gc.mem_free())
 from rolit_core.app import App
+from hardware.pacing import Pacing
 
 GAMES = %(games)r
 MENU_MS = 2000
@@ -217,6 +218,7 @@ STALLS = [0]               # thinking frames longer than STALL_MS
 NODES = [0, 0, 0]          # thinking frames: count, total slice, largest slice
 LOW = [gc.mem_free()]
 LOW_RAW = [gc.mem_free()]
+LOW_PACED = [gc.mem_free(), 0]  # lowest free after code.py's own collections, how many
 GC = [0, 0, 0]  # collections, total us, worst us
 state = {"n": 0, "game": -1, "menu_at": None, "think_at": None, "moves": [], "last": None,
          "own": 0, "busy": False}
@@ -241,6 +243,8 @@ def report_game(app):
                                     " ".join([str(t) for t in state["moves"]])))
     print("@FIG low_free_%%dp %%d" %% (len(seats), LOW[0]))
     print("@FIG low_free_raw_%%dp %%d" %% (len(seats), LOW_RAW[0]))
+    print("@FIG low_free_paced_%%dp %%d" %% (len(seats), LOW_PACED[0]))
+    print("@FIG collections_%%dp %%d" %% (len(seats), LOW_PACED[1]))
     state["moves"] = []
 
 
@@ -263,7 +267,8 @@ def next_game(app):
         print("@END")
         raise SystemExit
     gc.collect()
-    LOW[0] = LOW_RAW[0] = gc.mem_free()
+    LOW[0] = LOW_RAW[0] = LOW_PACED[0] = gc.mem_free()
+    LOW_PACED[1] = 0
     app.start(seats=GAMES[state["game"]])
 
 
@@ -336,7 +341,21 @@ def timed(self, now_ms, events=()):
     return frame
 
 
+_collect = Pacing.collect
+
+
+def paced_collect(self, learn=False):
+    # code.py's own collections (after a search, and planned mid-search ones): the free heap
+    # they leave, read from what Room asked anyway (no collection added by this harness).
+    _collect(self, learn)
+    if state["game"] >= 0 and self.room is not None:
+        LOW_PACED[1] += 1
+        if self.room.free < LOW_PACED[0]:
+            LOW_PACED[0] = self.room.free
+
+
 App.update = timed
+Pacing.collect = paced_collect
 rolit_main.main()
 '''
 
@@ -382,10 +401,18 @@ def _mean_worst(values):
     return "mean %.0f, worst %.0f" % (sum(values) / len(values), max(values))
 
 
+def play_on_chip(games, seed=11, timeout_ms=1800000):
+    """The deployed code.py under :data:`APP_HARNESS`: the menu, then one game per entry of
+    ``games`` (seats, e.g. ``("hard", "hard")``) in the device's own main loop; a
+    :class:`ChipResult` whose figures are the ``@FIG`` lines of the harness (``low_free_2p``,
+    ``frame_think`` (use :func:`frame_figures`), ``stalls``, ...)."""
+    drive = with_harness(deployed_files(settings={"ROLIT_SEED": seed}))
+    drive["code.py"] = (APP_HARNESS % {"games": tuple(games)}).encode()
+    return run_files(drive, timeout_ms=timeout_ms)
+
+
 def part_heap_frames(report, games):
-    drive = with_harness(deployed_files(settings={"ROLIT_SEED": 11}))
-    drive["code.py"] = (APP_HARNESS % {"games": games}).encode()
-    result = run_files(drive, timeout_ms=1800000)
+    result = play_on_chip(games)
     if not result.ok:
         report("heap/frames: FAILED", "%s; console ends: %s" % (result.problem,
                                                                  result.console[-800:]))
@@ -399,6 +426,9 @@ def part_heap_frames(report, games):
                % (n, seats[0]), "%d bytes" % f["low_free_%dp" % n])
         report("heap: lowest free, same game, no collection (every 10 frames)",
                "%d bytes" % f["low_free_raw_%dp" % n])
+        if "low_free_paced_%dp" % n in f:
+            report("heap: lowest free after code.py's own collections (%d, mid-search too)"
+                   % f["collections_%dp" % n], "%d bytes" % f["low_free_paced_%dp" % n])
         moves = result.lists.get("app-%s-%dp" % (seats[0], n), [])
         report("app: %s answer time in the app, %dp (ms, %d moves)" % (seats[0], n, len(moves)),
                _mean_worst(moves))
@@ -421,6 +451,12 @@ def part_heap_frames(report, games):
         report("search nodes per thinking update (code.py's pacer)",
                "mean %d, largest %d" % (mean, worst))
     return result
+
+
+def frame_figures(result, name):
+    """Count, mean and worst of a ``@FIG name count mean worst`` line of :data:`APP_HARNESS`
+    (``frame_think``, ``frame_other``, ``slices``, ``update_think``, ...)."""
+    return _three(result, name)
 
 
 def _three(result, name):

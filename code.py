@@ -105,15 +105,18 @@ class Session:
         pacing = self.pacing
         self.log = GameLog(print)
         self._failures = 0
+        last = None
         while not self.done():
             now = ticks_ms()
-            pacing.before(app)
+            # The frame before, whole (its thinking, LEDs, log, collections and sleep), sizes
+            # this frame's slice of thinking: one clock reading a frame.
+            pacing.before(app, None if last is None else ticks_diff(now, last))
+            last = now
             frame = app.update(now, handheld.poll(now, app))
             handheld.show(frame)
             handheld.sound(app.cues, now)
             self.log.update(app)
-            # Sizes the next slice of thinking from this whole frame, and collects if due.
-            pacing.after(app, ticks_diff(ticks_ms(), now))
+            pacing.after(app)  # collects if due
             if app.save_failures != self._failures:
                 # every failed save gets a line (the matrix blinks its corners red as well)
                 self._failures = app.save_failures

@@ -106,13 +106,14 @@ class Room:
 class Pacing:
     """What the frame loop does around ``app.update`` while computers play.
 
-    ``before(app)`` just before the update; ``after(app, spent_ms)`` once the frame's work
-    (update, LEDs, sound, log) is done, with how long it took. ``after`` sets
-    ``app.think_nodes`` for the next frame and collects the garbage: once in the first frame
-    after a search ends (the animation or a human's turn, so the next search starts with a
-    clean heap), and, where ``mem_free`` is given, in a frame that searches one node only when
-    ``Room`` sees the heap filling (a collection takes ~17 ms on an RP2040: falling into a full
-    thinking frame, it would stall the display).
+    ``before(app, elapsed_ms)`` just before the update, with how long the frame before took in
+    all (from its start to this one's: one clock reading a frame), sets this frame's
+    ``app.think_nodes``; ``after(app)`` once the frame's work (update, LEDs, sound, log) is done
+    collects the garbage: once in the first frame after a search ends (the animation or a
+    human's turn, so the next search starts with a clean heap), and, where ``mem_free`` is
+    given, in a frame that searches one node only, when ``Room`` sees the heap filling (a
+    collection takes ~17 ms on an RP2040: falling into a full thinking frame, it would stall
+    the display).
     """
 
     def __init__(self, collect, mem_free=None, target_ms=28, margin=16384):
@@ -121,8 +122,10 @@ class Pacing:
         self._collect = collect
         self._mem_free = mem_free
         self._thinker = None
-        self._nodes = 0
+        self._level = None
+        self._nodes = 0         # the thinker's node count before the update
         self._slice = 0         # the slice this frame was given
+        self._whole = 0         # nodes of the last frame, if it searched a whole slice
         self._untidy = False    # a search has run since the last collection
         self._planned = False   # this frame searches one node and then collects
         self.collections = 0    # how many collections this made (for the figures)
@@ -140,14 +143,25 @@ class Pacing:
         self._collect()
         self.room.collected(before, self._mem_free())
 
-    def before(self, app):
-        """Note who thinks and how far, before the update."""
-        thinker = app.thinker
-        self._thinker = thinker
-        self._nodes = thinker.nodes if thinker is not None else 0
+    def before(self, app, elapsed_ms=None):
+        """Learn from the frame before (``elapsed_ms``: None if not known) and size this one's
+        slice of thinking."""
+        if self._whole and elapsed_ms is not None:
+            self.pacer.note(self._level, self._whole, elapsed_ms)
+        self._whole = 0
+        thinker = self._thinker = app.thinker
+        if thinker is None:
+            return
+        self._nodes = thinker.nodes
+        level = self._level = getattr(thinker, "level", None)
+        nodes = self.pacer.nodes(level)
+        if self.room is not None and self.room.full(nodes):
+            self._planned = True
+            nodes = 1
+        app.think_nodes = self._slice = nodes
 
-    def after(self, app, spent_ms):
-        """The frame took ``spent_ms``: learn from it, collect if due, size the next slice."""
+    def after(self, app):
+        """Collect if due, once the frame's work is done."""
         thinker = self._thinker
         searched = thinker.nodes - self._nodes if thinker is not None else 0
         if searched < 0:
@@ -160,15 +174,8 @@ class Pacing:
         elif searched:
             self._untidy = True
             if searched >= self._slice:
-                # A whole slice (the last one of a search is cut short: its fixed work over a
-                # few nodes would make a node look dear).
-                self.pacer.note(getattr(thinker, "level", None), searched, spent_ms)
-        elif self._untidy and app.thinker is None and thinker is None:
+                # Only a whole slice teaches the pacer (the last one of a search is cut short:
+                # the frame's fixed work over a few nodes would make a node look dear).
+                self._whole = searched
+        elif self._untidy and thinker is None and app.thinker is None:
             self.collect()
-        thinker = app.thinker
-        if thinker is not None:
-            nodes = self.pacer.nodes(getattr(thinker, "level", None))
-            if self.room is not None and self.room.full(nodes):
-                self._planned = True
-                nodes = 1
-            app.think_nodes = self._slice = nodes

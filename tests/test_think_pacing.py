@@ -120,16 +120,19 @@ class Heap:
 
 
 def play_frames(pacing, app, heap, frames, ms_per_node=1, fixed_ms=8):
-    """Frames of a thinking computer; returns the slices searched."""
+    """Frames of a thinking computer (each ``fixed_ms`` plus ``ms_per_node`` a node searched,
+    told to the next frame's ``before``); returns the slices searched."""
     slices = []
+    elapsed = None
     for _ in range(frames):
-        pacing.before(app)
+        pacing.before(app, elapsed)
         before = app.thinker.nodes if app.thinker is not None else 0
         app.update()
         searched = app.thinker.nodes - before if app.thinker is not None else 0
         heap.fill(searched)
         slices.append(searched)
-        pacing.after(app, fixed_ms + searched * ms_per_node)
+        pacing.after(app)
+        elapsed = fixed_ms + searched * ms_per_node
     return slices
 
 

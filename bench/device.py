@@ -221,7 +221,7 @@ LOW_RAW = [gc.mem_free()]
 LOW_PACED = [gc.mem_free(), 0]  # lowest free after code.py's own collections, how many
 GC = [0, 0, 0]  # collections, total us, worst us
 state = {"n": 0, "game": -1, "menu_at": None, "think_at": None, "moves": [], "last": None,
-         "own": 0, "busy": False}
+         "own": 0, "busy": False, "measure": False}
 _update = App.update
 
 
@@ -273,6 +273,14 @@ def next_game(app):
 
 
 def timed(self, now_ms, events=()):
+    pre = 0
+    if state["measure"]:
+        state["measure"] = False
+        pre_start = time.monotonic_ns()
+        free = gc.mem_free()
+        if free < LOW_PACED[0]:
+            LOW_PACED[0] = free
+        pre = (time.monotonic_ns() - pre_start) // 1000
     busy = self.thinker is not None
     slice_nodes = self.think_nodes
     start = time.monotonic_ns()
@@ -281,7 +289,7 @@ def timed(self, now_ms, events=()):
     spent = (ended - start) // 1000
     last = state["last"]
     if last is not None and state["game"] >= 0:
-        frame_us = (start - last) // 1000 - state["own"]
+        frame_us = (start - last) // 1000 - state["own"] - pre
         at = 0 if state["busy"] else 3
         FRAME[at] += 1
         FRAME[at + 1] += frame_us
@@ -344,13 +352,16 @@ def timed(self, now_ms, events=()):
 _collect = Pacing.collect
 
 
-def paced_collect(self, learn=False):
+def paced_collect(self, planned=False):
     # code.py's own collections (after a search, and planned mid-search ones): the free heap
-    # they leave, read from what Room asked anyway (no collection added by this harness).
-    _collect(self, learn)
+    # they leave (no collection added by this harness). After a search Room asked the heap
+    # anyway; after a planned one timed() asks it before the next update, off the frame times.
+    _collect(self, planned)
     if state["game"] >= 0 and self.room is not None:
         LOW_PACED[1] += 1
-        if self.room.free < LOW_PACED[0]:
+        if planned:
+            state["measure"] = True
+        elif self.room.free < LOW_PACED[0]:
             LOW_PACED[0] = self.room.free
 
 

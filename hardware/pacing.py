@@ -66,14 +66,19 @@ class Pacer:
                                                             else size)
 
 
+LEARN_NODES = 32  # nodes since the last collection that a rate is learnt from
+
+
 class Room:
     """When a search should pause for a collection, before the heap runs out mid-frame.
 
-    Asking the heap what is free walks its whole table (~6 ms on an RP2040), so it is asked
-    only around collections: ``collected(before, after)`` learns how many bytes each searched
-    node left behind since the collection before, and ``full(more)`` says whether ``more``
-    nodes could leave less than ``margin`` bytes free. The estimate jumps to a dearer figure
-    and comes down a quarter of the way per collection.
+    Asking the heap what is free walks its whole table (~5 ms on an RP2040), so it is asked only
+    around the collection after each search, outside the thinking frames: ``collected(before,
+    after)`` learns how many bytes each node searched since the collection before left behind,
+    and ``full(more)`` says whether ``more`` nodes could leave less than ``margin`` bytes free of
+    what the last measured collection left (a collection mid-search, unmeasured, starts the
+    count again: what the search itself holds must fit in the margin). The estimate jumps to a
+    dearer figure and comes down a quarter of the way per collection.
     """
 
     def __init__(self, margin=16384, per_node=256):
@@ -88,8 +93,9 @@ class Room:
             self.nodes += nodes
 
     def collected(self, before, after):
-        """A collection found ``before`` bytes free (None: not asked) and left ``after``."""
-        if before is not None and self.nodes > 0 and self.free:
+        """A collection found ``before`` bytes free and left ``after``; learns from it when
+        enough nodes were searched since the one before for their garbage to tell."""
+        if self.nodes >= LEARN_NODES and self.free:
             rate = (self.free - before) // self.nodes
             if rate >= self.per_node:
                 self.per_node = rate
@@ -111,7 +117,7 @@ class Pacing:
     ``app.think_nodes``; ``after(app)`` once the frame's work (update, LEDs, sound, log) is done
     collects the garbage: once in the first frame after a search ends (the animation or a
     human's turn, so the next search starts with a clean heap), and, where ``mem_free`` is
-    given, in a frame that searches one node only, when ``Room`` sees the heap filling (a
+    given, in a frame that does not search, when ``Room`` sees the heap filling (a
     collection takes ~17 ms on an RP2040: falling into a full thinking frame, it would stall
     the display).
     """
@@ -127,21 +133,25 @@ class Pacing:
         self._slice = 0         # the slice this frame was given
         self._whole = 0         # nodes of the last frame, if it searched a whole slice
         self._untidy = False    # a search has run since the last collection
-        self._planned = False   # this frame searches one node and then collects
+        self._planned = False   # this frame does not search, and collects
         self.collections = 0    # how many collections this made (for the figures)
 
-    def collect(self, learn=False):
-        """Collect now; with ``learn``, ``Room`` learns from it how fast the search makes
-        garbage (only from a collection planned mid-search: after a search ends, the garbage
-        of playing the move and saving the game is in the heap too)."""
+    def collect(self, planned=False):
+        """Collect now. After a search the heap is asked what is free before and after, so that
+        ``Room`` learns; a collection ``planned`` mid-search is not measured (each question
+        costs ~5 ms of a thinking frame), unless nothing is known yet."""
         self.collections += 1
         self._untidy = False
-        if self.room is None:
+        room = self.room
+        if room is None:
             self._collect()
-            return
-        before = self._mem_free() if learn else None
-        self._collect()
-        self.room.collected(before, self._mem_free())
+        elif planned and room.free:
+            self._collect()
+            room.nodes = 0
+        else:
+            before = self._mem_free()
+            self._collect()
+            room.collected(before, self._mem_free())
 
     def before(self, app, elapsed_ms=None):
         """Learn from the frame before (``elapsed_ms``: None if not known) and size this one's
@@ -157,7 +167,7 @@ class Pacing:
         nodes = self.pacer.nodes(level)
         if self.room is not None and self.room.full(nodes):
             self._planned = True
-            nodes = 1
+            nodes = 0  # this update only shows the thinking; the collection follows it
         app.think_nodes = self._slice = nodes
 
     def after(self, app):
@@ -170,7 +180,7 @@ class Pacing:
             self.room.searched(searched)
         if self._planned:
             self._planned = False
-            self.collect(learn=True)
+            self.collect(planned=True)
         elif searched:
             self._untidy = True
             if searched >= self._slice:

@@ -209,6 +209,8 @@ class Play:
         cell = None
         if ai is not None:
             nodes = self.think_nodes
+            if nodes <= 0:
+                return None  # this update only shows the thinking (the device collects)
             if self.kinds[self._game.seat_of(self._game.turn)] == "expert":
                 nodes *= EXPERT_FACTOR  # desktop only: its big budget in reasonable time
             try:

@@ -59,6 +59,10 @@ class Pacer:
             estimate -= (estimate - cost) // 4
         entry[2] = estimate
         size = self.target_us // estimate if estimate else self.most
+        if size <= nodes and spent_ms * 1000 < self.target_us:
+            # Under the target: one node more. (With the frame's fixed work above half the
+            # target, the estimate of a small slice alone would keep it at one node for ever.)
+            size = nodes + 1
         grown = entry[1] + entry[1] // 2 + 1
         if size > grown:
             size = grown

@@ -35,7 +35,7 @@ def test_a_dear_frame_shrinks_the_slice_at_once_and_cheap_ones_grow_it_slowly():
     for _ in range(40):
         pacer.note("hard", pacer.nodes("hard"), pacer.nodes("hard"))  # now 1 ms a node
         sizes.append(pacer.nodes("hard"))
-    assert sizes == sorted(sizes)          # grows step by step, never jumps back
+    assert all(b >= a - 2 for a, b in zip(sizes, sizes[1:]))  # grows, never falls back far
     assert sizes[0] <= 10 + 5 + 1          # at most by half a frame
     assert 28 <= sizes[-1] <= 30           # and settles where a frame takes about 30 ms
     assert pacer.nodes("easy") == 20       # each level has its own
@@ -181,3 +181,13 @@ def test_without_a_heap_to_ask_it_collects_once_after_each_search():
     assert heap.collections == 0           # not in the frame that played the move
     play_frames(pacing, app, heap, 5)
     assert heap.collections == 1           # once, in the next frame (the animation's first)
+
+
+def test_a_slice_knocked_down_to_one_node_grows_again_while_frames_are_under_the_target():
+    # 16 ms of fixed work a frame and 0.8 ms a node, 22 ms frames: one node's frame (16.8 ms)
+    # made the estimate 16.8 ms a node, and 22 // 16.8 kept the slice at one node for ever.
+    pacer = Pacer(target_ms=22, first=1)
+    for _ in range(40):
+        nodes = pacer.nodes("hard")
+        pacer.note("hard", nodes, 16 + nodes * 8 // 10)
+    assert 6 <= pacer.nodes("hard") <= 8

@@ -16,11 +16,14 @@ from rolit_core.app import BACK, DOWN, LEFT, RIGHT, SELECT, UP, App
 from hardware.gamelog import GameLog
 from hardware.handheld import CRASH_ERROR, SETTINGS_ERROR, Handheld, ticks_ms
 from hardware.inputs import ticks_diff
+from hardware.pacing import Pacing
 
 KEYS = (UP, DOWN, LEFT, RIGHT, SELECT, BACK)
 SETTINGS_ERROR_MS = 2000  # how long a settings problem shows at start
 QUICK_CRASH_FRAMES = 500  # a crash within this many frames of the last one counts as repeated
 SKIP_SAVE_AFTER = 3       # repeated crashes before the saved game is left unloaded
+THINK_FRAME_MS = 22       # a frame in which a computer thinks should take about this long
+HEAP_MARGIN = 24576       # bytes a search leaves free for the rest before it stops to collect
 
 
 def print_error(error):
@@ -85,6 +88,10 @@ class Session:
         self._app_error = None
         self._store_error = None
         self._failures = 0
+        # Room for collections is planned only where the heap says what is free (MicroPython,
+        # CircuitPython); on CPython the first frame after each search still collects.
+        self.pacing = Pacing(gc.collect, getattr(gc, "mem_free", None), THINK_FRAME_MS,
+                             HEAP_MARGIN)
 
     def done(self):
         limit = self.settings.max_frames
@@ -95,14 +102,21 @@ class Session:
         handheld = self.handheld
         frame_ms = self.settings.frame_ms
         storage = handheld.storage
+        pacing = self.pacing
         self.log = GameLog(print)
         self._failures = 0
+        last = None
         while not self.done():
             now = ticks_ms()
+            # The frame before, whole (its thinking, LEDs, log, collections and sleep), sizes
+            # this frame's slice of thinking: one clock reading a frame.
+            pacing.before(app, None if last is None else ticks_diff(now, last))
+            last = now
             frame = app.update(now, handheld.poll(now, app))
             handheld.show(frame)
             handheld.sound(app.cues, now)
             self.log.update(app)
+            pacing.after(app)  # collects if due
             if app.save_failures != self._failures:
                 # every failed save gets a line (the matrix blinks its corners red as well)
                 self._failures = app.save_failures

@@ -191,8 +191,8 @@ for players in %(players)r:
             sample()
 '''
 
-# The deployed code.py (as rolit_main.py) under a harness that times App.update, samples the
-# heap and plays whole games of computer seats in the device's own main loop.
+# The deployed code.py (as rolit_main.py) under a harness that times App.update and whole frames,
+# samples the heap and plays whole games of computer seats in the device's own main loop.
 APP_HARNESS = r'''import gc
 import time
 gc.collect()
@@ -202,17 +202,26 @@ gc.collect()
 print("@FIG free_top %%d" %% FREE_TOP)
 print("@FIG free_import %%d" %% gc.mem_free())
 from rolit_core.app import App
+from hardware.pacing import Pacing
 
 GAMES = %(games)r
 MENU_MS = 2000
+STALL_MS = 50
 KINDS = ("title", "menu", "idle", "animate", "think", "input", "other")
 COUNT = [0] * 7
 TOTAL = [0] * 7
 WORST = [0] * 7
+# Whole frames (one update to the next: update, LEDs, log, code.py's collections and sleep, less
+# this harness's own time), split by whether a computer thought before or after the update.
+FRAME = [0, 0, 0, 0, 0, 0]  # thinking: count, total us, worst; others: count, total us, worst
+STALLS = [0]               # thinking frames longer than STALL_MS
+NODES = [0, 0, 0]          # thinking frames: count, total slice, largest slice
 LOW = [gc.mem_free()]
 LOW_RAW = [gc.mem_free()]
+LOW_PACED = [gc.mem_free(), 0]  # lowest free after code.py's own collections, how many
 GC = [0, 0, 0]  # collections, total us, worst us
-state = {"n": 0, "game": -1, "menu_at": None, "think_at": None, "moves": []}
+state = {"n": 0, "game": -1, "menu_at": None, "think_at": None, "moves": [], "last": None,
+         "own": 0, "busy": False, "measure": False}
 _update = App.update
 
 
@@ -234,6 +243,8 @@ def report_game(app):
                                     " ".join([str(t) for t in state["moves"]])))
     print("@FIG low_free_%%dp %%d" %% (len(seats), LOW[0]))
     print("@FIG low_free_raw_%%dp %%d" %% (len(seats), LOW_RAW[0]))
+    print("@FIG low_free_paced_%%dp %%d" %% (len(seats), LOW_PACED[0]))
+    print("@FIG collections_%%dp %%d" %% (len(seats), LOW_PACED[1]))
     state["moves"] = []
 
 
@@ -247,17 +258,51 @@ def next_game(app):
                 print("@FIG update_%%s %%d %%d %%d" %% (KINDS[k], COUNT[k], TOTAL[k] // COUNT[k],
                                                     WORST[k]))
         print("@FIG update_gc %%d %%d %%d" %% (GC[0], GC[1] // max(1, GC[0]), GC[2]))
+        print("@FIG frame_think %%d %%d %%d" %% (FRAME[0], FRAME[1] // max(1, FRAME[0]),
+                                               FRAME[2]))
+        print("@FIG frame_other %%d %%d %%d" %% (FRAME[3], FRAME[4] // max(1, FRAME[3]),
+                                               FRAME[5]))
+        print("@FIG stalls %%d" %% STALLS[0])
+        print("@FIG slices %%d %%d %%d" %% (NODES[0], NODES[1] // max(1, NODES[0]), NODES[2]))
         print("@END")
         raise SystemExit
     gc.collect()
-    LOW[0] = LOW_RAW[0] = gc.mem_free()
+    LOW[0] = LOW_RAW[0] = LOW_PACED[0] = gc.mem_free()
+    LOW_PACED[1] = 0
     app.start(seats=GAMES[state["game"]])
 
 
 def timed(self, now_ms, events=()):
+    pre = 0
+    if state["measure"]:
+        state["measure"] = False
+        pre_start = time.monotonic_ns()
+        free = gc.mem_free()
+        if free < LOW_PACED[0]:
+            LOW_PACED[0] = free
+        pre = (time.monotonic_ns() - pre_start) // 1000
+    busy = self.thinker is not None
+    slice_nodes = self.think_nodes
     start = time.monotonic_ns()
     frame = _update(self, now_ms, events)
-    spent = (time.monotonic_ns() - start) // 1000
+    ended = time.monotonic_ns()
+    spent = (ended - start) // 1000
+    last = state["last"]
+    if last is not None and state["game"] >= 0:
+        frame_us = (start - last) // 1000 - state["own"] - pre
+        at = 0 if state["busy"] else 3
+        FRAME[at] += 1
+        FRAME[at + 1] += frame_us
+        if frame_us > FRAME[at + 2]:
+            FRAME[at + 2] = frame_us
+        if at == 0 and frame_us > STALL_MS * 1000:
+            STALLS[0] += 1
+    if busy and state["game"] >= 0:
+        NODES[0] += 1
+        NODES[1] += slice_nodes
+        if slice_nodes > NODES[2]:
+            NODES[2] = slice_nodes
+    state["busy"] = busy or self.thinker is not None
     kind = kind_of(self)
     if kind == 1 and state["menu_at"] is None:
         state["menu_at"] = now_ms
@@ -280,15 +325,15 @@ def timed(self, now_ms, events=()):
         if free < LOW_RAW[0]:
             LOW_RAW[0] = free
     if moved:
-        # After each computer move (outside the timed update): collect, note the free heap
-        # and how long the collection took (a collection can fall into any frame).
-        start = time.monotonic_ns()
+        # After each computer move: collect, note the free heap and how long the collection
+        # took (this harness's own collection: not counted in the frame times).
+        gc_start = time.monotonic_ns()
         gc.collect()
-        spent = (time.monotonic_ns() - start) // 1000
+        gc_us = (time.monotonic_ns() - gc_start) // 1000
         GC[0] += 1
-        GC[1] += spent
-        if spent > GC[2]:
-            GC[2] = spent
+        GC[1] += gc_us
+        if gc_us > GC[2]:
+            GC[2] = gc_us
         free = gc.mem_free()
         if free < LOW[0]:
             LOW[0] = free
@@ -296,10 +341,32 @@ def timed(self, now_ms, events=()):
     if at is not None and (state["game"] < 0 and ((now_ms - at) & 0x1FFFFFFF) > MENU_MS
                            or state["game"] >= 0 and self.mode == "round_end"):
         next_game(self)
+        state["last"] = None
+    else:
+        state["last"] = start
+    # This harness's own time in the frame (before the update it is a few attribute reads).
+    state["own"] = (time.monotonic_ns() - ended) // 1000
     return frame
 
 
+_collect = Pacing.collect
+
+
+def paced_collect(self, planned=False):
+    # code.py's own collections (after a search, and planned mid-search ones): the free heap
+    # they leave (no collection added by this harness). After a search Room asked the heap
+    # anyway; after a planned one timed() asks it before the next update, off the frame times.
+    _collect(self, planned)
+    if state["game"] >= 0 and self.room is not None:
+        LOW_PACED[1] += 1
+        if planned:
+            state["measure"] = True
+        elif self.room.free < LOW_PACED[0]:
+            LOW_PACED[0] = self.room.free
+
+
 App.update = timed
+Pacing.collect = paced_collect
 rolit_main.main()
 '''
 
@@ -345,10 +412,18 @@ def _mean_worst(values):
     return "mean %.0f, worst %.0f" % (sum(values) / len(values), max(values))
 
 
+def play_on_chip(games, seed=11, timeout_ms=1800000):
+    """The deployed code.py under :data:`APP_HARNESS`: the menu, then one game per entry of
+    ``games`` (seats, e.g. ``("hard", "hard")``) in the device's own main loop; a
+    :class:`ChipResult` whose figures are the ``@FIG`` lines of the harness (``low_free_2p``,
+    ``frame_think`` (use :func:`frame_figures`), ``stalls``, ...)."""
+    drive = with_harness(deployed_files(settings={"ROLIT_SEED": seed}))
+    drive["code.py"] = (APP_HARNESS % {"games": tuple(games)}).encode()
+    return run_files(drive, timeout_ms=timeout_ms)
+
+
 def part_heap_frames(report, games):
-    drive = with_harness(deployed_files(settings={"ROLIT_SEED": 11}))
-    drive["code.py"] = (APP_HARNESS % {"games": games}).encode()
-    result = run_files(drive, timeout_ms=1800000)
+    result = play_on_chip(games)
     if not result.ok:
         report("heap/frames: FAILED", "%s; console ends: %s" % (result.problem,
                                                                  result.console[-800:]))
@@ -362,6 +437,9 @@ def part_heap_frames(report, games):
                % (n, seats[0]), "%d bytes" % f["low_free_%dp" % n])
         report("heap: lowest free, same game, no collection (every 10 frames)",
                "%d bytes" % f["low_free_raw_%dp" % n])
+        if "low_free_paced_%dp" % n in f:
+            report("heap: lowest free after code.py's own collections (%d, mid-search too)"
+                   % f["collections_%dp" % n], "%d bytes" % f["low_free_paced_%dp" % n])
         moves = result.lists.get("app-%s-%dp" % (seats[0], n), [])
         report("app: %s answer time in the app, %dp (ms, %d moves)" % (seats[0], n, len(moves)),
                _mean_worst(moves))
@@ -370,15 +448,32 @@ def part_heap_frames(report, games):
              "other": "round end", "gc": "gc.collect() after a move (not in a frame above)"}
     for kind, label in names.items():
         if "update_%s" % kind in f:
-            count, mean, worst = _three(result, kind)
+            count, mean, worst = _three(result, "update_" + kind)
             report("App.update, %s (us; %d)" % (label, count),
                    "mean %d, worst %d" % (mean, worst))
+    if "frame_think" in f:
+        count, mean, worst = _three(result, "frame_think")
+        report("frame, a computer thinks before or after the update (us; %d)" % count,
+               "mean %d, worst %d; %d over 50 ms" % (mean, worst, f["stalls"]))
+        count, mean, worst = _three(result, "frame_other")
+        report("frame, the others in those games (us; %d)" % count,
+               "mean %d, worst %d" % (mean, worst))
+        count, mean, worst = _three(result, "slices")
+        report("search nodes per thinking update (code.py's pacer)",
+               "mean %d, largest %d" % (mean, worst))
     return result
 
 
-def _three(result, kind):
+def frame_figures(result, name):
+    """Count, mean and worst of a ``@FIG name count mean worst`` line of :data:`APP_HARNESS`
+    (``frame_think``, ``frame_other``, ``slices``, ``update_think``, ...)."""
+    return _three(result, name)
+
+
+def _three(result, name):
+    """The three ints of the ``@FIG name a b c`` line."""
     for line in result.console.splitlines():
-        at = line.find("@FIG update_%s " % kind)
+        at = line.find("@FIG %s " % name)
         if at >= 0:
             parts = line[at:].split()
             return int(parts[2]), int(parts[3]), int(parts[4])

@@ -112,8 +112,10 @@ class Handheld:
         shown = self._shown
         same = True
         for i in range(64):
-            if frame[i] != shown[i]:
-                shown[i] = frame[i]
+            colour = frame[i]
+            # The app hands out the same cached tuples frame after frame: identity first.
+            if colour is not shown[i] and colour != shown[i]:
+                shown[i] = colour
                 same = False
         if same or self.matrix is None:
             return False

@@ -26,8 +26,10 @@ OLD_HEADER = 7      # format 1: magic, format, length, checksum
 HALF_MAX = 512      # nvm halves are at most this big: a new half is written as one heap block
 _SEQ_MASK = 0xFFFF
 
-# CRC-16/CCITT-FALSE (0x1021, start 0xFFFF): unlike a simple sum it catches a byte erased to
-# 0xFF or cleared to 0x00. ``checksum(data, crc)`` continues an earlier sum.
+
+# CRC-16/CCITT-FALSE of ``data`` (polynomial 0x1021, start 0xFFFF), an int below 65536; ``crc``
+# continues an earlier sum. Unlike a simple sum it catches a byte erased to 0xFF or cleared to
+# 0x00. The save format's own sum: one function in the heap, not two.
 checksum = crc16
 
 

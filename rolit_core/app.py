@@ -69,7 +69,8 @@ class App(Play, Rounds, Saving):
     ``storage``: an object with ``load() -> bytes or None`` and ``save(data)``, or ``None``.
     ``seed``: makes everything random (who starts, computer players, timeouts) repeatable.
     ``levels``: the computer levels the menu offers (default: the device levels, no expert).
-    ``think_nodes``: search nodes a computer player may use per update.
+    ``think_nodes``: search nodes a computer player may use per update (the device changes it
+    between updates; 0 lets an update pass without thinking).
     """
 
     def __init__(self, storage=None, seed=None, levels=DEVICE_LEVELS, think_nodes=20):

@@ -51,6 +51,11 @@ def scale(value, factor):
     return (value * factor + 254) // 255
 
 
+# Shades kept at most: a frame asks for a dozen or so, but the "thinking" breath runs a colour
+# through 21 levels, so an unbounded cache would hold ~100 tuples (4.5 KB of a board's heap).
+CACHE_SIZE = 32
+
+
 class Shades:
     """Cached ``(r, g, b)`` tuples: palette colour ``index`` at ``level`` (0-255), with the
     brightness factor already applied. Rendering asks for the same few tuples every frame, so
@@ -69,13 +74,19 @@ class Shades:
 
     def get(self, index, level=255):
         key = index << 8 | level
-        colour = self._cache.get(key)
+        cache = self._cache
+        colour = cache.get(key)
         if colour is None:
             base = self.palette[index]
             factor = self.factor
             colour = (scale(scale(base[0], level), factor), scale(scale(base[1], level), factor),
                       scale(scale(base[2], level), factor))
-            if len(self._cache) > 120:
-                self._cache = {}
-            self._cache[key] = colour
+            if len(cache) >= CACHE_SIZE:
+                # Start again, but with the same black: drawing code tells a dark pixel by
+                # identity (``frame[i] is black``) within a frame.
+                black = cache.get(255)
+                cache = self._cache = {}
+                if black is not None:
+                    cache[255] = black
+            cache[key] = colour
         return colour

@@ -195,9 +195,11 @@ class Play:
                             and not self._attract:
                         self._save()  # so that a power cut cannot give the move its time back
         elif phase == THINK:
+            # The move is played in a later update than the one that found it: a frame that
+            # searched does not also save the game and start the animation.
             if self._ai_cell is None:
                 self._ai_cell = self._think()
-            if self._ai_cell is not None and self._pt >= THINK_MIN_MS:
+            elif self._pt >= THINK_MIN_MS:
                 self._commit(self._ai_cell, 1)
         else:
             self._animate()
@@ -207,6 +209,8 @@ class Play:
         cell = None
         if ai is not None:
             nodes = self.think_nodes
+            if nodes <= 0:
+                return None  # this update only shows the thinking (the device collects)
             if self.kinds[self._game.seat_of(self._game.turn)] == "expert":
                 nodes *= EXPERT_FACTOR  # desktop only: its big budget in reasonable time
             try:

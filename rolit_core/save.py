@@ -46,15 +46,19 @@ class SaveError(ValueError):
     """Saved data that is corrupt, foreign or from another version."""
 
 
+# CRC-16/CCITT-FALSE of each 4-bit value: two table steps a byte instead of eight bit steps
+# (an RP2040 took 4.9 ms for a 61-byte save bit by bit, and every save sums it twice).
+_NIBBLE = (0x0000, 0x1021, 0x2042, 0x3063, 0x4084, 0x50A5, 0x60C6, 0x70E7,
+           0x8108, 0x9129, 0xA14A, 0xB16B, 0xC18C, 0xD1AD, 0xE1CE, 0xF1EF)
+
+
 def crc16(data, crc=0xFFFF):
-    """CRC-16/CCITT-FALSE (polynomial 0x1021, initial 0xFFFF): ``crc16(b"123456789") == 0x29B1``."""
+    """CRC-16/CCITT-FALSE (polynomial 0x1021, initial 0xFFFF): ``crc16(b"123456789") == 0x29B1``;
+    ``crc`` continues an earlier sum."""
+    table = _NIBBLE
     for byte in data:
-        crc ^= byte << 8
-        for _ in range(8):
-            if crc & 0x8000:
-                crc = (crc << 1 ^ 0x1021) & 0xFFFF
-            else:
-                crc = crc << 1 & 0xFFFF
+        crc = (crc << 4 & 0xFFFF) ^ table[crc >> 12 ^ byte >> 4]
+        crc = (crc << 4 & 0xFFFF) ^ table[crc >> 12 ^ byte & 15]
     return crc
 
 

@@ -224,3 +224,40 @@ def test_show_allocates_almost_nothing_under_micropython():
     assert limited == "True"  # the capping path ran too
     assert int(first) != 0
     assert int(per_frame) <= 64  # bytes per frame: no tuple or list per pixel
+
+
+def test_a_frame_shows_the_same_bytes_whatever_was_shown_before(device):
+    """The matrix skips positions holding the very colour object it showed there last time; a
+    tuple put back, a changed int, a list changed in place, the budget coming and going and a
+    new brightness all still give what a fresh matrix shows for that frame."""
+    import random
+
+    rng = random.Random(4)
+    options = dict(layout="serpentine", rotation=90, max_current_ma=300, brightness=60)
+    strip = make_strip(device)
+    matrix = Matrix(strip, **options)
+    shades = [(rng.randrange(256), rng.randrange(256), rng.randrange(256)) for _ in range(6)]
+    shades.append((0, 0, 0))
+    frame = [shades[-1]] * 64
+    for step in range(60):
+        for _ in range(rng.randrange(1, 20)):
+            p = rng.randrange(64)
+            kind = rng.randrange(4)
+            if kind == 0:
+                frame[p] = rng.choice(shades)        # a cached tuple, maybe the same one again
+            elif kind == 1:
+                frame[p] = rng.randrange(1 << 24)    # a packed int
+            elif kind == 2:
+                frame[p] = [rng.randrange(256), 0, 0]
+            elif isinstance(frame[p], list):
+                frame[p][1] = rng.randrange(256)     # the same list, changed in place
+        if step % 4 == 0:
+            frame[0] = frame[1] = (255, 255, 255) if step % 8 else (0, 0, 0)  # budget on/off
+        if step == 30:
+            matrix.brightness = options["brightness"] = 25
+        matrix.show(frame)
+        fresh_strip = make_strip(device)
+        fresh = Matrix(fresh_strip, **options)
+        fresh.show(frame)
+        assert strip.sent[-1] == fresh_strip.sent[-1], "step %d" % step
+        assert (matrix.limited, matrix.current_ma) == (fresh.limited, fresh.current_ma)

@@ -2,7 +2,8 @@
 
 The deployed ``code.py`` runs on the emulated Pico unchanged, except that a small harness
 (:data:`HARNESS`, installed as ``code.py`` with the real one beside it as ``rolit_main.py``)
-prints every ``App.update`` call on the console before making it: ``@U <now_ms> <key><+|->...``.
+prints every ``App.update`` call on the console before making it: ``@U <now_ms> <key><+|->...``
+(and ``@N <nodes>`` first when code.py has changed ``app.think_nodes``, the computer's slice).
 :class:`Mirror` feeds those calls to a ``rolit_core.app.App`` on CPython built the way code.py
 builds the device's (the same settings.toml, seed and saved bytes from the chip's nvm) and sends
 its frames through the same driver code (``hardware.matrix.Matrix`` into a real
@@ -19,9 +20,13 @@ import rolit_main
 from rolit_core.app import App
 
 _update = App.update
+_nodes = [20]
 
 
 def _logged(self, now_ms, events=()):
+    if self.think_nodes != _nodes[0]:
+        _nodes[0] = self.think_nodes
+        print("@N %d" % self.think_nodes)
     line = "@U %d" % now_ms
     for key, pressed in events:
         line += " %d%s" % (key, "+" if pressed else "-")
@@ -184,6 +189,9 @@ class Lockstep:
                 parsed = parse_update(line[at:].strip()) if at >= 0 else None
                 if parsed is not None:
                     self.mirror.update(*parsed)
+                elif "@N " in line:
+                    # code.py sized the computer's slice of thinking from its frame times
+                    self.mirror.app.think_nodes = int(line[line.find("@N ") + 3:].split()[0])
             self._line_at = end + 1
         self.check()
 

@@ -1,0 +1,195 @@
+"""Pacing a computer's thinking on the device: search nodes per frame, and when to collect.
+
+The app searches ``app.think_nodes`` nodes in each update while a computer thinks, and what a
+node costs depends on the level, the position and the board. ``Pacer`` sizes the slices from
+the measured whole frames; ``Room`` plans garbage collections between slices; ``Pacing`` is what
+code.py calls around each frame. Moves do not depend on any of it: a search counts nodes, not
+time, so only when the answer comes changes.
+
+>>> pacer = Pacer(target_ms=30)
+>>> pacer.note("hard", 10, 40)   # 10 nodes took a 40 ms frame: 4 ms a node, all in
+>>> pacer.nodes("hard")
+7
+"""
+
+class Pacer:
+    """Slices of thinking sized so that a whole frame takes about ``target_ms``.
+
+    Per level it keeps an estimate of what a node costs in a whole frame (update, LEDs, log: the
+    frame's fixed work is shared out over its nodes, so at the estimate's fixed point a frame
+    takes ``target_ms``). A dearer frame moves the estimate half way up at once, a cheaper one a
+    quarter of the way down: one frame slowed by something else (a node that costs much more, a
+    collection) does not starve the next ones, a lasting change is followed within a few
+    frames. A slice starts at ``first`` nodes, stays within ``least`` to ``most`` and grows at
+    most by half from one frame to the next.
+    """
+
+    def __init__(self, target_ms=28, first=10, least=1, most=500):
+        self.target_us = target_ms * 1000
+        self.first = first
+        self.least = least
+        self.most = most
+        self._levels = []  # [level, slice, cost of a node in us]; a list: a few levels at most
+
+    def _entry(self, level):
+        for entry in self._levels:
+            if entry[0] == level:
+                return entry
+        entry = [level, self.first, 0]
+        self._levels.append(entry)
+        return entry
+
+    def nodes(self, level):
+        """The slice for the next frame in which a computer of ``level`` thinks."""
+        return self._entry(level)[1]
+
+    def note(self, level, nodes, spent_ms):
+        """A frame in which a computer of ``level`` searched a whole slice of ``nodes`` nodes
+        took ``spent_ms`` in all; sets the next slice."""
+        if nodes <= 0 or spent_ms < 0:
+            return  # nothing searched, or the clock stepped back
+        entry = self._entry(level)
+        cost = spent_ms * 1000 // nodes
+        estimate = entry[2]
+        if not estimate:
+            estimate = cost
+        elif cost > estimate:
+            estimate += (cost - estimate + 1) // 2
+        else:
+            estimate -= (estimate - cost) // 4
+        entry[2] = estimate
+        size = self.target_us // estimate if estimate else self.most
+        if size <= nodes and spent_ms * 1000 < self.target_us:
+            # Under the target: one node more. (With the frame's fixed work above half the
+            # target, the estimate of a small slice alone would keep it at one node for ever.)
+            size = nodes + 1
+        grown = entry[1] + entry[1] // 2 + 1
+        if size > grown:
+            size = grown
+        entry[1] = self.least if size < self.least else (self.most if size > self.most
+                                                            else size)
+
+
+LEARN_NODES = 32  # nodes since the last collection that a rate is learnt from
+
+
+class Room:
+    """When a search should pause for a collection, before the heap runs out mid-frame.
+
+    Asking the heap what is free walks its whole table (~5 ms on an RP2040), so it is asked only
+    around the collection after each search, outside the thinking frames: ``collected(before,
+    after)`` learns how many bytes each node searched since the collection before left behind,
+    and ``full(more)`` says whether ``more`` nodes could leave less than ``margin`` bytes free of
+    what the last measured collection left (a collection mid-search, unmeasured, starts the
+    count again: what the search itself holds must fit in the margin). The estimate jumps to a
+    dearer figure and comes down a quarter of the way per collection.
+    """
+
+    def __init__(self, margin=16384, per_node=256):
+        self.margin = margin
+        self.per_node = per_node
+        self.free = 0   # bytes free after the last collection (0: not known yet)
+        self.nodes = 0  # nodes searched since then
+
+    def searched(self, nodes):
+        """``nodes`` more nodes were searched."""
+        if nodes > 0:
+            self.nodes += nodes
+
+    def collected(self, before, after):
+        """A collection found ``before`` bytes free and left ``after``; learns from it when
+        enough nodes were searched since the one before for their garbage to tell."""
+        if self.nodes >= LEARN_NODES and self.free:
+            rate = (self.free - before) // self.nodes
+            if rate >= self.per_node:
+                self.per_node = rate
+            else:
+                self.per_node -= (self.per_node - rate) // 4
+        self.free = after
+        self.nodes = 0
+
+    def full(self, more):
+        """True if ``more`` nodes could leave less than ``margin`` bytes free."""
+        return (self.nodes + more) * self.per_node > self.free - self.margin
+
+
+class Pacing:
+    """What the frame loop does around ``app.update`` while computers play.
+
+    ``before(app, elapsed_ms)`` just before the update, with how long the frame before took in
+    all (from its start to this one's: one clock reading a frame), sets this frame's
+    ``app.think_nodes``; ``after(app)`` once the frame's work (update, LEDs, sound, log) is done
+    collects the garbage: once in the first frame after a search ends (the animation or a
+    human's turn, so the next search starts with a clean heap), and, where ``mem_free`` is
+    given, in a frame that does not search, when ``Room`` sees the heap filling (a
+    collection takes ~17 ms on an RP2040: falling into a full thinking frame, it would stall
+    the display).
+    """
+
+    def __init__(self, collect, mem_free=None, target_ms=28, margin=16384):
+        self.pacer = Pacer(target_ms)
+        self.room = Room(margin) if mem_free is not None else None
+        self._collect = collect
+        self._mem_free = mem_free
+        self._thinker = None
+        self._level = None
+        self._nodes = 0         # the thinker's node count before the update
+        self._slice = 0         # the slice this frame was given
+        self._whole = 0         # nodes of the last frame, if it searched a whole slice
+        self._untidy = False    # a search has run since the last collection
+        self._planned = False   # this frame does not search, and collects
+        self.collections = 0    # how many collections this made (for the figures)
+
+    def collect(self, planned=False):
+        """Collect now. After a search the heap is asked what is free before and after, so that
+        ``Room`` learns; a collection ``planned`` mid-search is not measured (each question
+        costs ~5 ms of a thinking frame), unless nothing is known yet."""
+        self.collections += 1
+        self._untidy = False
+        room = self.room
+        if room is None:
+            self._collect()
+        elif planned and room.free:
+            self._collect()
+            room.nodes = 0
+        else:
+            before = self._mem_free()
+            self._collect()
+            room.collected(before, self._mem_free())
+
+    def before(self, app, elapsed_ms=None):
+        """Learn from the frame before (``elapsed_ms``: None if not known) and size this one's
+        slice of thinking."""
+        if self._whole and elapsed_ms is not None:
+            self.pacer.note(self._level, self._whole, elapsed_ms)
+        self._whole = 0
+        thinker = self._thinker = app.thinker
+        if thinker is None:
+            return
+        self._nodes = thinker.nodes
+        level = self._level = getattr(thinker, "level", None)
+        nodes = self.pacer.nodes(level)
+        if self.room is not None and self.room.full(nodes):
+            self._planned = True
+            nodes = 0  # this update only shows the thinking; the collection follows it
+        app.think_nodes = self._slice = nodes
+
+    def after(self, app):
+        """Collect if due, once the frame's work is done."""
+        thinker = self._thinker
+        searched = thinker.nodes - self._nodes if thinker is not None else 0
+        if searched < 0:
+            searched = thinker.nodes  # the player began a new search within the update
+        if searched and self.room is not None:
+            self.room.searched(searched)
+        if self._planned:
+            self._planned = False
+            self.collect(planned=True)
+        elif searched:
+            self._untidy = True
+            if searched >= self._slice:
+                # Only a whole slice teaches the pacer (the last one of a search is cut short:
+                # the frame's fixed work over a few nodes would make a node look dear).
+                self._whole = searched
+        elif self._untidy and thinker is None and app.thinker is None:
+            self.collect()

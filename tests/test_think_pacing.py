@@ -1,0 +1,193 @@
+"""Frames while a computer thinks: no update both searches and plays the move, and the device
+sizes the search's slices from how long the last frames took (hardware.pacing)."""
+
+from rolit_core.app import App
+
+
+def test_the_update_that_finds_the_move_does_not_also_play_it():
+    app = App(seed=5, think_nodes=1)
+    app.start(seats=("hard", "human"), first="red")
+    now = 0
+    app.update(now, [])
+    player = app.thinker
+    assert player is not None
+    while player.thinking and now < 600000:
+        now += 20
+        app.update(now, [])
+    # That update found the move, long after the shortest thinking time: still thinking.
+    assert now > 400
+    assert app.phase == "think" and app.game.board.moves == []
+    now += 20
+    app.update(now, [])
+    assert app.phase == "animate" and len(app.game.board.moves) == 1
+
+
+# -- hardware.pacing ---------------------------------------------------------------------------
+
+from hardware.pacing import Pacer, Pacing, Room  # noqa: E402
+
+
+def test_a_dear_frame_shrinks_the_slice_at_once_and_cheap_ones_grow_it_slowly():
+    pacer = Pacer(target_ms=30, first=20)
+    pacer.note("hard", 20, 60)            # 3 ms a node: 10 fit in 30 ms
+    assert pacer.nodes("hard") == 10
+    sizes = []
+    for _ in range(40):
+        pacer.note("hard", pacer.nodes("hard"), pacer.nodes("hard"))  # now 1 ms a node
+        sizes.append(pacer.nodes("hard"))
+    assert all(b >= a - 2 for a, b in zip(sizes, sizes[1:]))  # grows, never falls back far
+    assert sizes[0] <= 10 + 5 + 1          # at most by half a frame
+    assert 28 <= sizes[-1] <= 30           # and settles where a frame takes about 30 ms
+    assert pacer.nodes("easy") == 20       # each level has its own
+
+
+def test_the_slice_stays_within_its_bounds_and_ignores_frames_that_searched_nothing():
+    pacer = Pacer(target_ms=30, first=20, least=2, most=40)
+    pacer.note("hard", 0, 500)
+    pacer.note("hard", 5, -3)              # the clock stepped back
+    assert pacer.nodes("hard") == 20
+    pacer.note("hard", 1, 1000)
+    assert pacer.nodes("hard") == 2
+    for _ in range(100):
+        pacer.note("hard", pacer.nodes("hard"), 0)
+    assert pacer.nodes("hard") == 40
+
+
+def test_an_update_given_no_nodes_shows_the_thinking_and_searches_nothing():
+    app = App(seed=5, think_nodes=20)
+    app.start(seats=("hard", "human"), first="red")
+    app.update(0, [])
+    player = app.thinker
+    app.update(20, [])
+    searched = player.nodes
+    assert searched > 0
+    app.think_nodes = 0
+    frame = app.update(40, [])
+    assert player.nodes == searched and app.phase == "think"
+    assert len(frame) == 64  # the board and the thinking animation are drawn as ever
+    app.think_nodes = 20
+    app.update(60, [])
+    assert player.nodes > searched
+
+
+def test_room_learns_the_garbage_per_node_and_asks_for_a_collection_before_the_heap_is_full():
+    room = Room(margin=16000, per_node=100)
+    room.collected(before=10000, after=80000)
+    assert not room.full(600)              # 600 * 100 bytes leaves 20,000 free
+    assert room.full(700)
+    room.searched(500)
+    room.collected(before=30000, after=80000)  # 500 nodes left 50,000 bytes: 100 a node
+    assert room.per_node == 100
+    room.searched(100)
+    room.collected(before=40000, after=80000)  # a dearer search: 400 a node, at once
+    assert room.per_node == 400 and room.full(200) and not room.full(100)
+    room.searched(100)
+    room.collected(before=60000, after=80000)  # cheaper again: a quarter of the way down
+    assert room.per_node == 400 - (400 - 200) // 4
+
+
+class Thinker:
+    """A stand-in for a computer player: ``nodes`` grows by what the app lets it search."""
+
+    level = "hard"
+
+    def __init__(self):
+        self.nodes = 0
+
+
+class FakeApp:
+    """What Pacing reads and writes: ``thinker`` and ``think_nodes``."""
+
+    def __init__(self):
+        self.thinker = None
+        self.think_nodes = 20
+        self.move_found = False
+
+    def update(self):
+        if self.thinker is None:
+            return
+        if self.move_found:
+            self.thinker = None  # the update that plays the move searches nothing
+        else:
+            self.thinker.nodes += self.think_nodes
+
+
+class Heap:
+    """A heap that fills by ``per_node`` bytes for every node searched, and a collector."""
+
+    def __init__(self, size, per_node):
+        self.size = size
+        self.per_node = per_node
+        self.used = 0
+        self.collections = 0
+        self.overflows = 0
+
+    def collect(self):
+        self.collections += 1
+        self.used = 0
+
+    def mem_free(self):
+        return self.size - self.used
+
+    def fill(self, nodes):
+        self.used += nodes * self.per_node
+        if self.used > self.size:
+            self.overflows += 1  # on the chip: a collection inside a thinking frame
+            self.used = nodes * self.per_node
+
+
+def play_frames(pacing, app, heap, frames, ms_per_node=1, fixed_ms=8):
+    """Frames of a thinking computer (each ``fixed_ms`` plus ``ms_per_node`` a node searched,
+    told to the next frame's ``before``); returns the slices searched."""
+    slices = []
+    elapsed = None
+    for _ in range(frames):
+        pacing.before(app, elapsed)
+        before = app.thinker.nodes if app.thinker is not None else 0
+        app.update()
+        searched = app.thinker.nodes - before if app.thinker is not None else 0
+        heap.fill(searched)
+        slices.append(searched)
+        pacing.after(app)
+        elapsed = fixed_ms + searched * ms_per_node
+    return slices
+
+
+def test_pacing_sizes_the_slices_from_the_frames_and_collects_before_the_heap_runs_out():
+    heap = Heap(size=64000, per_node=250)
+    pacing = Pacing(heap.collect, heap.mem_free, target_ms=30, margin=16000)
+    app = FakeApp()
+    pacing.collect()                       # a clean heap to begin with, as after a move
+    app.thinker = Thinker()
+    slices = play_frames(pacing, app, heap, 400, ms_per_node=1, fixed_ms=8)
+    # 8 ms of fixed work and 1 ms a node: 21-22 nodes fill a 30 ms frame, never more.
+    assert max(slices) <= 22 and slices.count(21) + slices.count(22) > 300
+    # Every ~190 nodes (48,000 bytes at 256 each, the first guess) one frame does not search
+    # and collects; the heap never overflows inside a thinking frame.
+    assert heap.overflows == 0
+    assert 30 <= pacing.collections <= 60
+    assert slices.count(0) == pacing.collections - 1
+
+
+def test_without_a_heap_to_ask_it_collects_once_after_each_search():
+    heap = Heap(size=10 ** 9, per_node=1)
+    pacing = Pacing(heap.collect, None, target_ms=30)
+    app = FakeApp()
+    app.thinker = Thinker()
+    play_frames(pacing, app, heap, 20)
+    assert heap.collections == 0           # never while it thinks
+    app.move_found = True
+    play_frames(pacing, app, heap, 1)      # this frame plays the move
+    assert heap.collections == 0           # not in the frame that played the move
+    play_frames(pacing, app, heap, 5)
+    assert heap.collections == 1           # once, in the next frame (the animation's first)
+
+
+def test_a_slice_knocked_down_to_one_node_grows_again_while_frames_are_under_the_target():
+    # 16 ms of fixed work a frame and 0.8 ms a node, 22 ms frames: one node's frame (16.8 ms)
+    # made the estimate 16.8 ms a node, and 22 // 16.8 kept the slice at one node for ever.
+    pacer = Pacer(target_ms=22, first=1)
+    for _ in range(40):
+        nodes = pacer.nodes("hard")
+        pacer.note("hard", nodes, 16 + nodes * 8 // 10)
+    assert 6 <= pacer.nodes("hard") <= 8

@@ -22,7 +22,7 @@ KEYS = (UP, DOWN, LEFT, RIGHT, SELECT, BACK)
 SETTINGS_ERROR_MS = 2000  # how long a settings problem shows at start
 QUICK_CRASH_FRAMES = 500  # a crash within this many frames of the last one counts as repeated
 SKIP_SAVE_AFTER = 3       # repeated crashes before the saved game is left unloaded
-THINK_FRAME_MS = 22       # a frame in which a computer thinks should take about this long
+THINK_FRAME_MS = 34       # a frame in which a computer thinks should take about this long
 HEAP_MARGIN = 24576       # bytes a search leaves free for the rest before it stops to collect
 
 

@@ -3,9 +3,12 @@
 The deployed code.py runs its own main loop under bench.device's harness, which starts a game
 of ``hard`` against ``easy`` from the menu, collects after every computer move and times every
 whole frame (update, LEDs, log, code.py's own collections) in emulated time: the figures do not
-depend on how busy this machine is, so these are not wall-clock timed tests. One boot, a few
-minutes of wall time. Skips without a UF2 like tests/test_firmware.py (fails under
-``ROLIT_REQUIRE_FIRMWARE=1``).
+depend on how busy this machine is, so these are not wall-clock timed tests.
+
+One boot and about six minutes of wall time, so it runs only with ``ROLIT_LONG_FIRMWARE=1``
+(``make test`` keeps the firmware tests to a few minutes). The issue's targets (above 64 KB free,
+no thinking frame over 50 ms) are figures of ``python -m bench.device --parts heap``; they are not
+met yet (docs/emulator.md). This test guards what is measured today against getting worse.
 """
 
 import os
@@ -24,6 +27,8 @@ STALL_US = 50000      # issue 9: no frame over 50 ms while a computer thinks
 
 @pytest.fixture(scope="module")
 def game():
+    if os.environ.get("ROLIT_LONG_FIRMWARE") != "1":
+        pytest.skip("a whole game on the emulated chip: set ROLIT_LONG_FIRMWARE=1 (about 6 minutes)")
     reason = missing_reason()
     if reason is not None:
         if os.environ.get("ROLIT_REQUIRE_FIRMWARE") == "1":

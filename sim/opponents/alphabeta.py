@@ -122,6 +122,17 @@ class AlphaBeta:
 
     # -- two seats: negamax --------------------------------------------------------------------
 
+    def _probe(self, key, depth, alpha, beta):
+        """(a value that settles this node or None, the table's best move or -1)."""
+        entry = self.table.get(key)
+        if entry is None:
+            return None, -1
+        e_depth, flag, e_value, first = entry
+        if e_depth >= depth and (flag == EXACT or flag == LOWER and e_value >= beta
+                                 or flag == UPPER and e_value <= alpha):
+            return e_value, first
+        return None, first
+
     def _negamax(self, bbs, colour, depth, alpha, beta):
         self._tick()
         geo = self.geo
@@ -132,17 +143,9 @@ class AlphaBeta:
         if depth <= 0:
             return self._evaluate(bbs, seat)
         key = (bbs[1], bbs[2], bbs[3], bbs[4], colour)
-        entry = self.table.get(key)
-        first = -1
-        if entry is not None:
-            e_depth, flag, e_value, first = entry
-            if e_depth >= depth:
-                if flag == EXACT:
-                    return e_value
-                if flag == LOWER and e_value >= beta:
-                    return e_value
-                if flag == UPPER and e_value <= alpha:
-                    return e_value
+        cut, first = self._probe(key, depth, alpha, beta)
+        if cut is not None:
+            return cut
         nxt = self.rules.after[colour]
         flip = self.rules.seat_of[nxt] != seat
         start_alpha = alpha
@@ -179,17 +182,9 @@ class AlphaBeta:
         if depth <= 0:
             return self._evaluate(bbs, self.me)
         key = (bbs[1], bbs[2], bbs[3], bbs[4], mine)
-        entry = self.table.get(key)
-        first = -1
-        if entry is not None:
-            e_depth, flag, e_value, first = entry
-            if e_depth >= depth:
-                if flag == EXACT:
-                    return e_value
-                if flag == LOWER and e_value >= beta:
-                    return e_value
-                if flag == UPPER and e_value <= alpha:
-                    return e_value
+        cut, first = self._probe(key, depth, alpha, beta)
+        if cut is not None:
+            return cut
         start_alpha, start_beta = alpha, beta
         best_move = -1
         if mine:

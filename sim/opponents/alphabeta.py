@@ -133,6 +133,11 @@ class AlphaBeta:
             return e_value, first
         return None, first
 
+    def _store(self, key, depth, value, alpha, beta, move):
+        """Keep a node's ``value`` as exact or as a bound of the (alpha, beta) it was searched in."""
+        flag = EXACT if alpha < value < beta else (LOWER if value >= beta else UPPER)
+        self.table[key] = (depth, flag, value, move)
+
     def _negamax(self, bbs, colour, depth, alpha, beta):
         self._tick()
         geo = self.geo
@@ -166,8 +171,7 @@ class AlphaBeta:
                     if alpha >= beta:
                         history[cell] += depth * depth
                         break
-        flag = EXACT if start_alpha < best < beta else (LOWER if best >= beta else UPPER)
-        self.table[key] = (depth, flag, best, best_move)
+        self._store(key, depth, best, start_alpha, beta, best_move)
         return best
 
     # -- three or four seats: Best-Reply Search ------------------------------------------------
@@ -221,13 +225,7 @@ class AlphaBeta:
                         if alpha >= beta:
                             self.history[colour][cell] += depth * depth
                             break
-        if best <= start_alpha:
-            flag = UPPER
-        elif best >= start_beta:
-            flag = LOWER
-        else:
-            flag = EXACT
-        self.table[key] = (depth, flag, best, best_move)
+        self._store(key, depth, best, start_alpha, start_beta, best_move)
         return best
 
     def _ordered(self, mask, first, history):

@@ -9,6 +9,7 @@ import subprocess
 
 import pytest
 
+from firmware_gate import require_emulator
 from micropython import ROOT, run_micropython
 
 # Allocation per step, printed as "name bytes" lines.
@@ -119,16 +120,9 @@ fig("record", len(game.record()))
 
 @pytest.fixture(scope="module")
 def chip():
-    try:
-        from bench.device import run_on_chip
-        from sim.emulate import missing_reason
-    except ImportError:  # a tree from before the emulator (branch fw) was merged
-        pytest.skip("this tree has no emulator (sim.emulate, bench.device)")
-    reason = missing_reason()
-    if reason is not None:
-        if os.environ.get("ROLIT_REQUIRE_FIRMWARE") == "1":
-            pytest.fail("ROLIT_REQUIRE_FIRMWARE=1 but the emulator cannot run: " + reason)
-        pytest.skip(reason)
+    require_emulator()
+    from bench.device import run_on_chip
+
     return run_on_chip
 
 

@@ -12,12 +12,11 @@ Without a UF2 these tests skip (``ROLIT_FIRMWARE`` or ``../shared/firmware/*.uf2
 ``ROLIT_REQUIRE_FIRMWARE=1`` (set by .ci/run) they fail instead.
 """
 
-import os
-
 import pytest
 
+from firmware_gate import require_emulator
 from sim import deploy
-from sim.emulate import NVM_OFFSET, Emulator, deployed_files, missing_reason
+from sim.emulate import NVM_OFFSET, Emulator, deployed_files
 from sim.rp2040.mirror import Lockstep, Mirror, with_harness
 
 pytestmark = pytest.mark.slow
@@ -29,11 +28,7 @@ PROBLEMS = ("Traceback", "MemoryError", "error in frame", "safe mode")
 
 @pytest.fixture(scope="module")
 def firmware():
-    reason = missing_reason()
-    if reason is not None:
-        if os.environ.get("ROLIT_REQUIRE_FIRMWARE") == "1":
-            pytest.fail("ROLIT_REQUIRE_FIRMWARE=1 but the emulator cannot run: " + reason)
-        pytest.skip(reason)
+    require_emulator()
     return None  # sim.emulate finds it the same way
 
 

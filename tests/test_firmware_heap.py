@@ -15,7 +15,7 @@ import os
 
 import pytest
 
-from sim.emulate import missing_reason
+from firmware_gate import require_emulator
 
 pytestmark = pytest.mark.slow
 
@@ -30,11 +30,7 @@ STALL_GUARD_US = 75000
 def game():
     if os.environ.get("ROLIT_LONG_FIRMWARE") != "1":
         pytest.skip("a whole game on the emulated chip: set ROLIT_LONG_FIRMWARE=1 (about 3 minutes)")
-    reason = missing_reason()
-    if reason is not None:
-        if os.environ.get("ROLIT_REQUIRE_FIRMWARE") == "1":
-            pytest.fail("ROLIT_REQUIRE_FIRMWARE=1 but the emulator cannot run: " + reason)
-        pytest.skip(reason)
+    require_emulator()
     from bench.device import play_on_chip
 
     return play_on_chip([("hard", "easy")], timeout_ms=900000)

@@ -254,6 +254,16 @@ class _Search:
         self.base = [0] * self.cells
         self.front = 0
         self.mob = [0, 0, 0, 0, 0]
+        # The balls a leaf's move turns, written over for each leaf: one list for the whole
+        # search, where a list per leaf was a large part of its garbage (30-60 bytes each on
+        # a board, and every collection costs a board ~20 ms). A move turns at most 3 balls in
+        # each of its 8 directions on 4x4, 5 on 6x6, 6 on 8x8.
+        self.turned = [0] * (8 * (size - 2))
+        # Per ply, the list of moves its nodes search (made on first use, then refilled).
+        self.lists = [None] * (_MAX_PLY + 1)
+        self.specials = [-1, -1]  # the moves _children puts first
+        self.mover = [0]          # the one colour whose moves _children lists (not BRS)
+        self.reply_cells = []     # a predicted reply's choices (model), refilled
         # The stack: one entry per ply.
         self.moves = [None] * _MAX_PLY
         self.index = [0] * _MAX_PLY
@@ -517,7 +527,10 @@ class _Search:
                                 # The reply to predict looks at all the mover's moves at once:
                                 # a slice that has done work starts it only if it fits (else
                                 # the move is taken back and opens the next slice).
-                                replies = board.legal_moves(self.nxt[colour])
+                                replies = self.reply_cells
+                                del replies[:]
+                                board._legal_into(self.nxt[colour], replies)
+                                replies.sort()  # as Board.legal_moves: the order picks ties
                                 if (used > 1 or spent) and used + len(replies) > budget:
                                     self._undo()
                                     index[ply] = i
@@ -586,11 +599,29 @@ class _Search:
         pos = self.pos
         base = self.base
         front = self.front
-        turned = board._turned(cell, colour)
+        # What the move turns (as Board._turned, in another order, which nothing here needs),
+        # into the first n items of the search's own list.
+        turned = self.turned
+        n = 0
+        lines = self.rays[cell]
+        for d in _DIRECTIONS_OF[near[cell]]:
+            ray = lines[d]
+            if cells[ray[0]] == colour:
+                continue
+            for other in ray:
+                seen = cells[other]
+                if seen == colour or not seen:
+                    break
+            if seen == colour:
+                for other in ray:
+                    if cells[other] == colour:
+                        break
+                    turned[n] = other
+                    n += 1
         # The board's neighbour masks stay as before the move: a turned ball's empty neighbours
         # still include the cell, which the loop over the cell's neighbours then takes off.
         gain = base[cell] + front * _POP[near[cell]]
-        for k in range(len(turned)):
+        for k in range(n):
             other = turned[k]
             old = cells[other]
             w = base[other] + front * _POP[near[other]]
@@ -600,13 +631,12 @@ class _Search:
             cells[other] = colour
             turned[k] = other << 3 | old
         pos[colour] += gain
-        counts[colour] += len(turned) + 1
+        counts[colour] += n + 1
         counts[EMPTY] -= 1
         cells[cell] = colour
         if counts[EMPTY] == 0 and seat < 0:
             value = self._final()
         else:
-            lines = self.rays[cell]
             directions = _DIRECTIONS_OF[near[cell]]
             for d in directions:
                 pos[cells[lines[d][0]]] += front
@@ -615,9 +645,10 @@ class _Search:
                 pos[cells[lines[d][0]]] -= front
         cells[cell] = EMPTY
         counts[EMPTY] += 1
-        counts[colour] -= len(turned) + 1
+        counts[colour] -= n + 1
         pos[colour] -= gain
-        for entry in turned:
+        for k in range(n):
+            entry = turned[k]
             other = entry >> 3
             old = entry & 7
             cells[other] = old
@@ -631,7 +662,12 @@ class _Search:
         ...)."""
         ranks = self.ranks
         history = self.history
-        out = []
+        # The list of this ply's node before is done with (its node was left): refilled.
+        out = self.lists[ply]
+        if out is None:
+            out = self.lists[ply] = []
+        else:
+            del out[:]
         seat = self.seat_of[colour]
         mover = self.nxt[colour]
         if self.model and self.seat_of[mover] != self.root_seat:
@@ -652,15 +688,22 @@ class _Search:
             movers = self.mine if seat != self.root_seat else \
                 [c for c in self.colours if self.seat_of[c] != self.root_seat]
         else:
-            movers = (mover,)
+            movers = self.mover
+            movers[0] = mover
         for mover in movers:
-            for cell in self.board.legal_moves(mover):
-                out.append(((1023 - history[mover << 6 | cell] << 3 | ranks[cell]) << 6 | cell) << 3
-                           | mover)
+            start = len(out)
+            self.board._legal_into(mover, out)
+            for k in range(start, len(out)):
+                cell = out[k]
+                out[k] = ((1023 - history[mover << 6 | cell] << 3 | ranks[cell]) << 6 | cell) << 3 \
+                    | mover
         out.sort()
         # The table's move first, then the killer, each where the list holds it.
         place = 0
-        for special in (first, self.killer[ply]):
+        specials = self.specials  # a list kept for this, where a tuple would be garbage
+        specials[0] = first
+        specials[1] = self.killer[ply]
+        for special in specials:
             if special >= 0:
                 for k in range(place, len(out)):
                     if out[k] & 511 == special:

@@ -147,11 +147,20 @@ class Board:
         empty cell next to a ball."""
         if type(colour) is not int or not RED <= colour <= BLUE:
             _check_colour(colour)
+        moves = []
+        self._known_capture = self._legal_into(colour, moves)
+        self._known = self._version << 3 | colour
+        moves.sort()
+        return moves
+
+    def _legal_into(self, colour, out):
+        # Appends the cells colour may play to out, in no order: the capturing ones if any
+        # (returns True), else the whole frontier. The search fills lists of its own with it.
         cells = self._cells
         near = self._near
         rays = self._geo.rays
         directions_of = _DIRECTIONS_OF
-        captures = []
+        start = len(out)
         for cell in self._frontier:
             lines = rays[cell]
             for d in directions_of[near[cell]]:
@@ -164,14 +173,12 @@ class Board:
                     if seen == colour or not seen:
                         break
                 if seen == colour:
-                    captures.append(cell)
+                    out.append(cell)
                     break
-        self._known = self._version << 3 | colour
-        self._known_capture = bool(captures)
-        if not captures:
-            captures.extend(self._frontier)
-        captures.sort()
-        return captures
+        if len(out) > start:
+            return True
+        out.extend(self._frontier)
+        return False
 
     def has_capture(self, colour):
         """True if ``colour`` has a capturing move somewhere."""

@@ -221,7 +221,7 @@ LOW_RAW = [gc.mem_free()]
 LOW_PACED = [gc.mem_free(), 0]  # lowest free after code.py's own collections, how many
 GC = [0, 0, 0]  # collections, total us, worst us
 state = {"n": 0, "game": -1, "menu_at": None, "think_at": None, "moves": [], "last": None,
-         "own": 0, "busy": False, "measure": False}
+         "own": 0, "busy": False}
 _update = App.update
 
 
@@ -273,14 +273,6 @@ def next_game(app):
 
 
 def timed(self, now_ms, events=()):
-    pre = 0
-    if state["measure"]:
-        state["measure"] = False
-        pre_start = time.monotonic_ns()
-        free = gc.mem_free()
-        if free < LOW_PACED[0]:
-            LOW_PACED[0] = free
-        pre = (time.monotonic_ns() - pre_start) // 1000
     busy = self.thinker is not None
     slice_nodes = self.think_nodes
     start = time.monotonic_ns()
@@ -289,7 +281,7 @@ def timed(self, now_ms, events=()):
     spent = (ended - start) // 1000
     last = state["last"]
     if last is not None and state["game"] >= 0:
-        frame_us = (start - last) // 1000 - state["own"] - pre
+        frame_us = (start - last) // 1000 - state["own"]
         at = 0 if state["busy"] else 3
         FRAME[at] += 1
         FRAME[at + 1] += frame_us
@@ -312,31 +304,16 @@ def timed(self, now_ms, events=()):
     TOTAL[kind] += spent
     if spent > WORST[kind]:
         WORST[kind] = spent
-    moved = False
     if kind == 4 and state["think_at"] is None:
         state["think_at"] = now_ms
     elif kind != 4 and state["think_at"] is not None:
         state["moves"].append((now_ms - state["think_at"]) & 0x1FFFFFFF)
         state["think_at"] = None
-        moved = True
     n = state["n"] = state["n"] + 1
     if state["game"] >= 0 and n %% 10 == 0:
         free = gc.mem_free()
         if free < LOW_RAW[0]:
             LOW_RAW[0] = free
-    if moved:
-        # After each computer move: collect, note the free heap and how long the collection
-        # took (this harness's own collection: not counted in the frame times).
-        gc_start = time.monotonic_ns()
-        gc.collect()
-        gc_us = (time.monotonic_ns() - gc_start) // 1000
-        GC[0] += 1
-        GC[1] += gc_us
-        if gc_us > GC[2]:
-            GC[2] = gc_us
-        free = gc.mem_free()
-        if free < LOW[0]:
-            LOW[0] = free
     at = state["menu_at"]
     if at is not None and (state["game"] < 0 and ((now_ms - at) & 0x1FFFFFFF) > MENU_MS
                            or state["game"] >= 0 and self.mode == "round_end"):
@@ -353,16 +330,25 @@ _collect = Pacing.collect
 
 
 def paced_collect(self, planned=False):
-    # code.py's own collections (after a search, and planned mid-search ones): the free heap
-    # they leave (no collection added by this harness). After a search Room asked the heap
-    # anyway; after a planned one timed() asks it before the next update, off the frame times.
+    # code.py's own collections (after a search, and planned mid-search ones): how long they
+    # take and the free heap they leave. This harness collects nothing itself: a collection
+    # of its own after each move would hide the search's garbage from Room, which learns from
+    # code.py's collections how much a node leaves. Room asks the heap what each one left
+    # (LOW: after the collection that follows each move; LOW_PACED: after any of them).
+    gc_start = time.monotonic_ns()
     _collect(self, planned)
+    gc_us = (time.monotonic_ns() - gc_start) // 1000
     if state["game"] >= 0 and self.room is not None:
+        GC[0] += 1
+        GC[1] += gc_us
+        if gc_us > GC[2]:
+            GC[2] = gc_us
         LOW_PACED[1] += 1
-        if planned:
-            state["measure"] = True
-        elif self.room.free < LOW_PACED[0]:
-            LOW_PACED[0] = self.room.free
+        free = self.room.free
+        if free < LOW_PACED[0]:
+            LOW_PACED[0] = free
+        if not planned and free < LOW[0]:
+            LOW[0] = free
 
 
 App.update = timed
@@ -433,8 +419,8 @@ def part_heap_frames(report, games):
     report("heap: free after code.py's imports", "%d bytes" % f["free_import"])
     for seats in games:
         n = len(seats)
-        report("heap: lowest free in a game of %d %s seats (after a collection, each move)"
-               % (n, seats[0]), "%d bytes" % f["low_free_%dp" % n])
+        report("heap: lowest free in a game of %d %s seats (after code.py's collection after "
+               "each search)" % (n, seats[0]), "%d bytes" % f["low_free_%dp" % n])
         report("heap: lowest free, same game, no collection (every 10 frames)",
                "%d bytes" % f["low_free_raw_%dp" % n])
         if "low_free_paced_%dp" % n in f:
@@ -445,7 +431,8 @@ def part_heap_frames(report, games):
                _mean_worst(moves))
     names = {"title": "title", "idle": "menu, idle", "menu": "menu, keys", "animate":
              "play, animating", "think": "play, a computer thinks", "input": "play, human",
-             "other": "round end", "gc": "gc.collect() after a move (not in a frame above)"}
+             "other": "round end", "gc": "code.py's collections with what they ask the heap "
+             "(within the frames above)"}
     for kind, label in names.items():
         if "update_%s" % kind in f:
             count, mean, worst = _three(result, "update_" + kind)

@@ -76,13 +76,13 @@ LEARN_NODES = 32  # nodes since the last collection that a rate is learnt from
 class Room:
     """When a search should pause for a collection, before the heap runs out mid-frame.
 
-    Asking the heap what is free walks its whole table (~5 ms on an RP2040), so it is asked only
-    around the collection after each search, outside the thinking frames: ``collected(before,
-    after)`` learns how many bytes each node searched since the collection before left behind,
-    and ``full(more)`` says whether ``more`` nodes could leave less than ``margin`` bytes free of
-    what the last measured collection left (a collection mid-search, unmeasured, starts the
-    count again: what the search itself holds must fit in the margin). The estimate jumps to a
-    dearer figure and comes down a quarter of the way per collection.
+    Asking the heap what is free walks its whole table (~5 ms on an RP2040), so it is asked
+    only in frames that do not search: ``restart(free)`` when a search begins (what it holds is
+    allocated by then), ``collected(before, after)`` around each collection (after a search,
+    and planned mid-search), which learns how many bytes each node searched since the restart
+    or the collection before left behind. ``full(more)`` says whether ``more`` nodes could leave less
+    than ``margin`` bytes free. The estimate jumps to a dearer figure and comes down a quarter
+    of the way per collection.
     """
 
     def __init__(self, margin=16384, per_node=256):
@@ -106,6 +106,12 @@ class Room:
             else:
                 self.per_node -= (self.per_node - rate) // 4
         self.free = after
+        self.nodes = 0
+
+    def restart(self, free):
+        """``free`` bytes are free now (a search began, or a collection was made mid-search):
+        the count of nodes starts again from there."""
+        self.free = free
         self.nodes = 0
 
     def full(self, more):
@@ -141,17 +147,14 @@ class Pacing:
         self.collections = 0    # how many collections this made (for the figures)
 
     def collect(self, planned=False):
-        """Collect now. After a search the heap is asked what is free before and after, so that
-        ``Room`` learns; a collection ``planned`` mid-search is not measured (each question
-        costs ~5 ms of a thinking frame), unless nothing is known yet."""
+        """Collect now (``planned``: mid-search, in a frame that does not search). The heap is
+        asked what is free before and after, so that ``Room`` learns (each question costs
+        ~5 ms on an RP2040: affordable in a frame that does not search)."""
         self.collections += 1
         self._untidy = False
         room = self.room
         if room is None:
             self._collect()
-        elif planned and room.free:
-            self._collect()
-            room.nodes = 0
         else:
             before = self._mem_free()
             self._collect()
@@ -178,14 +181,17 @@ class Pacing:
         """Collect if due, once the frame's work is done."""
         thinker = self._thinker
         searched = thinker.nodes - self._nodes if thinker is not None else 0
+        began = app.thinker is not None and (thinker is None or searched < 0)
         if searched < 0:
             searched = thinker.nodes  # the player began a new search within the update
-        if searched and self.room is not None:
-            self.room.searched(searched)
+        room = self.room
+        if searched and room is not None:
+            room.searched(searched)
         if self._planned:
             self._planned = False
             self.collect(planned=True)
-        elif searched:
+            return
+        if searched:
             self._untidy = True
             if searched >= self._slice:
                 # Only a whole slice teaches the pacer (the last one of a search is cut short:
@@ -193,3 +199,11 @@ class Pacing:
                 self._whole = searched
         elif self._untidy and thinker is None and app.thinker is None:
             self.collect()
+        if began and room is not None:
+            # A search began in this update (its tables are allocated): count from what is
+            # free now, whatever the frames since the last collection left (a human's turn,
+            # the animation), so that neither looks like the garbage of its nodes.
+            if self._untidy and not searched:
+                self.collect()
+            else:
+                room.restart(self._mem_free())

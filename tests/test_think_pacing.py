@@ -169,6 +169,75 @@ def test_pacing_sizes_the_slices_from_the_frames_and_collects_before_the_heap_ru
     assert slices.count(0) == pacing.collections - 1
 
 
+class SearchHeap(Heap):
+    """A heap in which each search holds ``tables`` bytes for as long as it runs (a collection
+    cannot free them), as the computer players' searches do on the chip."""
+
+    def __init__(self, size, per_node, tables):
+        Heap.__init__(self, size, per_node)
+        self.tables = tables
+        self.held = 0
+
+    def collect(self):
+        self.collections += 1
+        self.used = self.held
+
+    def start_search(self):
+        self.held = self.tables
+        self.fill(0)
+        self.used += self.tables
+
+    def end_search(self):
+        self.held = 0  # the tables are garbage now
+
+
+def run_search(pacing, app, heap, nodes, ms_per_node=1, fixed_ms=8):
+    """One computer move as the device runs it: the update in which the turn begins (the
+    player starts its search and allocates its tables), frames of thinking until ``nodes``
+    are searched, the update that plays the move, three frames of animation."""
+    pacing.before(app, 10)
+    app.thinker = Thinker()
+    app.move_found = False
+    heap.start_search()
+    pacing.after(app)
+    elapsed = 10
+    while app.thinker.nodes < nodes:
+        pacing.before(app, elapsed)
+        before = app.thinker.nodes
+        app.update()
+        searched = app.thinker.nodes - before
+        heap.fill(searched)
+        pacing.after(app)
+        elapsed = fixed_ms + searched * ms_per_node
+    app.move_found = True
+    pacing.before(app, elapsed)
+    app.update()
+    heap.end_search()
+    pacing.after(app)
+    for _ in range(3):
+        pacing.before(app, 10)
+        pacing.after(app)
+
+
+def test_a_search_counts_from_the_heap_it_finds_and_plans_about_one_collection():
+    # Between two searches the heap fills with what no node left: a human's turn, the
+    # animation. Counted from the collection after the search before, the heap ran out inside
+    # thinking frames; counted from the collection before, the tables a search holds looked
+    # like the garbage of the few nodes searched since, and collections came every few nodes.
+    heap = SearchHeap(size=56000, per_node=100, tables=8000)
+    pacing = Pacing(heap.collect, heap.mem_free, target_ms=30, margin=16000)
+    app = FakeApp()
+    pacing.collect()
+    searches = 30
+    for search in range(searches):
+        heap.used += 12000 if search % 3 else 2000     # garbage of the frames in between
+        run_search(pacing, app, heap, 40 if search % 5 == 4 else 300)
+    assert heap.overflows == 0
+    # 300 nodes of 100 bytes from 36,000-46,000 free: one planned collection at most in a
+    # search, and one after it.
+    assert pacing.collections <= 2 * searches + 1
+
+
 def test_without_a_heap_to_ask_it_collects_once_after_each_search():
     heap = Heap(size=10 ** 9, per_node=1)
     pacing = Pacing(heap.collect, None, target_ms=30)

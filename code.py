@@ -23,6 +23,7 @@ SETTINGS_ERROR_MS = 2000  # how long a settings problem shows at start
 QUICK_CRASH_FRAMES = 500  # a crash within this many frames of the last one counts as repeated
 SKIP_SAVE_AFTER = 3       # repeated crashes before the saved game is left unloaded
 THINK_FRAME_MS = 34       # a frame in which a computer thinks should take about this long
+THINK_STOP_MS = 36        # and its thinking stops this long after the frame began, whatever
 HEAP_MARGIN = 24576       # bytes a search leaves free for the rest before it stops to collect
 
 
@@ -91,7 +92,7 @@ class Session:
         # Room for collections is planned only where the heap says what is free (MicroPython,
         # CircuitPython); on CPython the first frame after each search still collects.
         self.pacing = Pacing(gc.collect, getattr(gc, "mem_free", None), THINK_FRAME_MS,
-                             HEAP_MARGIN)
+                             HEAP_MARGIN, ticks_ms, THINK_STOP_MS)
 
     def done(self):
         limit = self.settings.max_frames
@@ -110,7 +111,7 @@ class Session:
             now = ticks_ms()
             # The frame before, whole (its thinking, LEDs, log, collections and sleep), sizes
             # this frame's slice of thinking: one clock reading a frame.
-            pacing.before(app, None if last is None else ticks_diff(now, last))
+            pacing.before(app, None if last is None else ticks_diff(now, last), now)
             last = now
             frame = app.update(now, handheld.poll(now, app))
             handheld.show(frame)

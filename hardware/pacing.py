@@ -70,6 +70,9 @@ class Pacer:
                                                             else size)
 
 
+_MASK = (1 << 29) - 1  # the clock's period, as supervisor.ticks_ms and hardware.inputs
+_HALF = 1 << 28
+
 LEARN_NODES = 32  # nodes since the last collection that a rate is learnt from
 
 
@@ -132,8 +135,16 @@ class Pacing:
     the display).
     """
 
-    def __init__(self, collect, mem_free=None, target_ms=28, margin=16384):
+    def __init__(self, collect, mem_free=None, target_ms=28, margin=16384, clock=None,
+                 think_ms=0):
         self.pacer = Pacer(target_ms)
+        # With a clock (ms, wrapping at 2**29), a slice also stops once think_ms have passed
+        # since the frame began: a run of dearer nodes then cannot stall the display.
+        self._clock = clock if think_ms > 0 else None
+        self.think_ms = think_ms
+        self._deadline = 0
+        self._over = self.over   # made once: a bound method is a new object each time
+        self._stopped = False   # this frame's slice ended on time, not on its count
         self.room = Room(margin) if mem_free is not None else None
         self._collect = collect
         self._mem_free = mem_free
@@ -145,6 +156,7 @@ class Pacing:
         self._untidy = False    # a search has run since the last collection
         self._planned = False   # this frame does not search, and collects
         self.collections = 0    # how many collections this made (for the figures)
+        self.stops = 0          # how many slices the clock ended (for the figures)
 
     def collect(self, planned=False):
         """Collect now (``planned``: mid-search, in a frame that does not search). The heap is
@@ -160,9 +172,16 @@ class Pacing:
             self._collect()
             room.collected(before, self._mem_free())
 
-    def before(self, app, elapsed_ms=None):
+    def over(self):
+        """True once this frame's time for thinking is up (the search asks between nodes)."""
+        if (self._clock() - self._deadline) & _MASK < _HALF:
+            self._stopped = True
+            return True
+        return False
+
+    def before(self, app, elapsed_ms=None, now_ms=None):
         """Learn from the frame before (``elapsed_ms``: None if not known) and size this one's
-        slice of thinking."""
+        slice of thinking; ``now_ms`` (by the clock given) is when this frame began."""
         if self._whole and elapsed_ms is not None:
             self.pacer.note(self._level, self._whole, elapsed_ms)
         self._whole = 0
@@ -172,10 +191,19 @@ class Pacing:
         self._nodes = thinker.nodes
         level = self._level = getattr(thinker, "level", None)
         nodes = self.pacer.nodes(level)
+        if not getattr(thinker, "thinking", True):
+            # The answer is found: this update plays it (and saves the game) without searching,
+            # and the next frame collects after the search.
+            app.think_nodes = self._slice = nodes
+            return
         if self.room is not None and self.room.full(nodes):
             self._planned = True
             nodes = 0  # this update only shows the thinking; the collection follows it
         app.think_nodes = self._slice = nodes
+        self._stopped = False
+        if self._clock is not None and now_ms is not None:
+            self._deadline = (now_ms + self.think_ms) & _MASK
+            app.think_stop = self._over
 
     def after(self, app):
         """Collect if due, once the frame's work is done."""
@@ -187,6 +215,9 @@ class Pacing:
         room = self.room
         if searched and room is not None:
             room.searched(searched)
+        if self._stopped:
+            self._stopped = False
+            self.stops += 1
         if self._planned:
             self._planned = False
             self.collect(planned=True)
@@ -195,7 +226,8 @@ class Pacing:
             self._untidy = True
             if searched >= self._slice:
                 # Only a whole slice teaches the pacer (the last one of a search is cut short:
-                # the frame's fixed work over a few nodes would make a node look dear).
+                # the frame's fixed work over a few nodes would make a node look dear; one cut
+                # by the clock ran long on purpose).
                 self._whole = searched
         elif self._untidy and thinker is None and app.thinker is None:
             self.collect()

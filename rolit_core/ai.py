@@ -225,6 +225,7 @@ class _Search:
         self.mobility = mobility
         self.extra = 0
         self.exhausted = False
+        self.stopped = False  # the last slice ended because stop() said so
         self.budget = budget
         self.max_depth = max_depth
         self.exact = exact if len(seats) == 2 else 0
@@ -367,11 +368,13 @@ class _Search:
         self.is_max[ply] = is_max
         self.depth_left[ply] = depth
 
-    def run(self, budget):
-        """Search for up to ``budget`` nodes. Returns True once the answer is final."""
+    def run(self, budget, stop=None):
+        """Search for up to ``budget`` nodes, or until ``stop()`` is true (asked between nodes,
+        once at least one was searched). Returns True once the answer is final."""
         spent = 0
+        self.stopped = False
         while not self.done and budget > 0:
-            used = self._run(budget, spent)
+            used = self._run(budget, spent, stop)
             budget -= used
             spent += used
             if self.ply < 0:
@@ -389,6 +392,8 @@ class _Search:
                 self._stop()
             elif not used and not self.done:
                 break  # the next node does not fit in this slice: it opens the next one
+            elif self.stopped:
+                break  # out of time: the next node opens the next slice
         return self.done
 
     def _stop(self):
@@ -401,7 +406,7 @@ class _Search:
         self.ply = -1
         self.done = True
 
-    def _run(self, budget, spent=0):
+    def _run(self, budget, spent=0, stop=None):
         board = self.board
         counts = board._counts
         trail = board._trail
@@ -470,6 +475,11 @@ class _Search:
                 m = moves_at[ply][index[ply] - 1]
             else:
                 if used >= budget:
+                    break
+                if stop is not None and (used or spent) and stop():
+                    # Out of time for this slice (the device's frame clock): the same place
+                    # as a slice out of nodes, so the answer does not change.
+                    self.stopped = True
                     break
                 m = moves[i]
                 depth = depth_left[ply] - 1
@@ -927,8 +937,11 @@ class Player:
             self._search = _Search(game, self.budget, depth, self.exact, self._rng, self._multi,
                                    self._table, self._mobility)
 
-    def step(self, budget=200):
-        """Think for up to ``budget`` nodes. Returns the chosen cell, or ``None`` while thinking."""
+    def step(self, budget=200, stop=None):
+        """Think for up to ``budget`` nodes, or until ``stop()`` is true (a function the caller
+        may give: it is asked between nodes, after the first, so that a slice can end on time
+        as well; the answer is the same either way). Returns the chosen cell, or ``None``
+        while thinking."""
         game = self._game
         if game is None:
             raise ValueError("call start(game) before step()")
@@ -936,7 +949,7 @@ class Player:
             self.start(game)  # the position changed under us: think again
         search = self._search
         if search is not None:
-            if search.run(budget if budget > 0 else 1):
+            if search.run(budget if budget > 0 else 1, stop):
                 self._answer = search.result >> 3 & 63
                 self._search = None
             else:

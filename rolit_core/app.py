@@ -70,7 +70,9 @@ class App(Play, Rounds, Saving):
     ``seed``: makes everything random (who starts, computer players, timeouts) repeatable.
     ``levels``: the computer levels the menu offers (default: the device levels, no expert).
     ``think_nodes``: search nodes a computer player may use per update (the device changes it
-    between updates; 0 lets an update pass without thinking).
+    between updates; 0 lets an update pass without thinking). ``think_stop``: ``None``, or a
+    function the device sets that says, asked between search nodes, that this update's time
+    for thinking is up (the answer does not depend on it, only when it comes).
     """
 
     def __init__(self, storage=None, seed=None, levels=DEVICE_LEVELS, think_nodes=20):
@@ -86,6 +88,7 @@ class App(Play, Rounds, Saving):
         self.seed = seed
         self.levels = tuple(levels)
         self.think_nodes = think_nodes
+        self.think_stop = None
         self._rng = Random(fresh_seed() if seed is None else seed)
         self.settings = menu.Settings()
         self.shades = palette.Shades()

@@ -214,7 +214,7 @@ class Play:
             if self.kinds[self._game.seat_of(self._game.turn)] == "expert":
                 nodes *= EXPERT_FACTOR  # desktop only: its big budget in reasonable time
             try:
-                cell = ai.step(nodes)
+                cell = ai.step(nodes, self.think_stop)
             except Exception:
                 ai = self._ai = None
         if ai is None:

@@ -112,6 +112,35 @@ def test_step_in_slices_gives_the_same_move_as_choose(level):
                 assert steps > 1, "a one-node slice cannot finish a real search"
 
 
+@pytest.mark.parametrize("level", ("medium", "hard"))
+def test_slices_cut_short_by_a_clock_give_the_same_move_after_the_same_nodes(level):
+    # The device ends a slice when the frame's time is up (stop()), at any node: the answer and
+    # the nodes searched for it must not change, only the number of slices.
+    for plies, players in ((6, 2), (20, 4), (30, 3), (51, 2)):
+        game = random_position(players, 8, False, plies, seed=plies)
+        reference = player(level, seed=9)
+        expected = reference.choose(game)
+        for every in (1, 2, 7):
+            asked = [0]
+
+            def stop():
+                asked[0] += 1
+                return asked[0] % every == 0
+
+            bot = player(level, seed=9)
+            bot.start(game)
+            cell = None
+            steps = 0
+            while cell is None:
+                before = bot.nodes
+                cell = bot.step(500, stop)
+                steps += 1
+                assert cell is not None or bot.nodes > before, "a slice searched nothing"
+            assert cell == expected and bot.nodes == reference.nodes
+            if reference.nodes > 3 * every:
+                assert steps > 1 and asked[0] > 0
+
+
 @pytest.mark.parametrize("players", (2, 4))
 def test_hard_stays_in_its_node_budget_and_memory_bound(players):
     game = random_position(players, 8, False, 16, seed=4)

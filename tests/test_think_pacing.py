@@ -260,3 +260,92 @@ def test_a_slice_knocked_down_to_one_node_grows_again_while_frames_are_under_the
         nodes = pacer.nodes("hard")
         pacer.note("hard", nodes, 16 + nodes * 8 // 10)
     assert 6 <= pacer.nodes("hard") <= 8
+
+
+# -- slices that stop on time -----------------------------------------------------------------
+
+
+class Clock:
+    """Milliseconds on a clock that wraps at 2**29, moved on ``per_read`` at each reading."""
+
+    def __init__(self, now=0, per_read=0):
+        self.now = now
+        self.per_read = per_read
+
+    def __call__(self):
+        self.now = (self.now + self.per_read) & ((1 << 29) - 1)
+        return self.now
+
+
+def test_the_stop_says_when_the_frames_time_for_thinking_is_up_across_the_clocks_wrap():
+    clock = Clock()
+    pacing = Pacing(lambda: None, None, target_ms=30, clock=clock, think_ms=20)
+    app = FakeApp()
+    app.thinker = Thinker()
+    start = (1 << 29) - 5  # 15 ms after this frame begins, the clock wraps to 0
+    pacing.before(app, None, start)
+    stop = app.think_stop
+    for now, over in ((start, False), ((1 << 29) - 1, False), (10, False), (14, False),
+                      (15, True), (40, True)):
+        clock.now = now
+        assert stop() is over, now
+
+
+def test_a_search_stops_on_time_and_the_game_plays_the_same_moves():
+    # Frames of a real App against hard, where every reading of the clock costs 2 ms (as if a
+    # node took that long): each update searches until its 20 ms are up, however many nodes
+    # the pacer would allow, and the moves are those of an App that searches in fixed slices.
+    def moves_of(app, frames, pacing=None, clock=None):
+        app.start(seats=("hard", "medium", "hard"), first="red")
+        now = 0
+        slices = []
+        for _ in range(frames):
+            thinker = app.thinker
+            if pacing is not None:
+                pacing.before(app, 30, now)
+            before = thinker.nodes if thinker is not None else 0
+            if clock is not None:
+                clock.now = now
+            app.update(now, [])
+            if thinker is not None and app.thinker is thinker and thinker.thinking:
+                slices.append((thinker.nodes - before, clock.now - now if clock else 0))
+            if pacing is not None:
+                pacing.after(app)
+            now += 40
+        return app.game.board.moves, slices
+
+    clock = Clock(per_read=2)
+    pacing = Pacing(lambda: None, None, target_ms=30, clock=clock, think_ms=20)
+    pacing.pacer.first = pacing.pacer.least = 400  # slices of nodes far longer than a frame
+    timed, slices = moves_of(App(seed=3), 600, pacing, clock)
+    plain, _ = moves_of(App(seed=3, think_nodes=37), 600)
+    assert len(timed) >= 12
+    assert timed == plain[:len(timed)]
+    # Every slice that did not end the search stopped at its 20 ms (a reading after each node
+    # but the last; a predicted reply counts several nodes for one reading), never later.
+    assert len(slices) > 40
+    assert all(nodes >= 10 and spent == 20 for nodes, spent in slices)
+    assert pacing.stops == len(slices)
+
+
+def test_the_frame_that_plays_a_found_answer_does_not_also_collect():
+    # That update commits the move and saves the game: a collection there would stall it.
+    heap = Heap(size=64000, per_node=250)
+    pacing = Pacing(heap.collect, heap.mem_free, target_ms=30, margin=16000)
+    app = FakeApp()
+    pacing.collect()
+    app.thinker = Thinker()
+    play_frames(pacing, app, heap, 12)
+    pacing.room.nodes = 10 ** 6  # the heap looks full: a searching frame would collect
+    app.thinker.thinking = False  # the answer is found
+    pacing.before(app, 30)
+    assert app.think_nodes > 0
+    collections = pacing.collections
+    app.move_found = True
+    app.update()
+    pacing.after(app)
+    assert pacing.collections == collections
+    pacing.before(app, 30)
+    app.update()
+    pacing.after(app)  # the first frame after the search collects
+    assert pacing.collections == collections + 1

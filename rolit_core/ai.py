@@ -43,12 +43,13 @@ _MODEL = 2      # each plays its own best one-move reply, so only our moves bran
 # Per level: node budgets (two seats, three or four players), deepest iteration with two seats,
 # deepest with three or four players, exact endgame when this few cells are empty (two seats), the
 # search with three or four players, transposition table entries (a power of two, 0 for none),
-# mobility in the evaluation. hard's budgets put its choose() at about 0.35-0.4 s mean on the
-# emulated RP2040 in either player count (a node costs more with two seats: docs/ai.md).
+# mobility in the evaluation. hard's budgets put its answer in the device's game loop (frames,
+# LEDs and collections around the search) at about 0.5 s mean on the emulated RP2040 in every
+# player count (a node costs more with two seats: docs/ai.md).
 _SETTINGS = {
     "easy": ((0, 0), 1, 1, 0, _PARANOID, 0, False),
     "medium": ((120, 120), 2, 1, 0, _PARANOID, 0, False),
-    "hard": ((260, 320), 8, 8, 8, _MODEL, 256, False),
+    "hard": ((200, 230), 8, 8, 8, _MODEL, 256, False),
     "expert": ((10000, 10000), 30, 30, 12, _BRS, 1 << 16, True),
 }
 
@@ -259,24 +260,32 @@ class _Search:
         # a board, and every collection costs a board ~20 ms). A move turns at most 3 balls in
         # each of its 8 directions on 4x4, 5 on 6x6, 6 on 8x8.
         self.turned = [0] * (8 * (size - 2))
+        # The stack's depth: no deeper than the empty cells, nor than the deepest iteration
+        # (rounded up to whole rounds with the opponent model) or the exact endgame. Sized to
+        # it, where 66 plies for every search held ~3 KB more on a board for hard's 8.
+        plies = max_depth + len(seats) if max_depth + len(seats) > self.exact else self.exact
+        empties = board._counts[EMPTY]
+        plies = (plies if plies < empties else empties) + 2
+        if plies > _MAX_PLY:
+            plies = _MAX_PLY
         # Per ply, the list of moves its nodes search (made on first use, then refilled).
-        self.lists = [None] * (_MAX_PLY + 1)
+        self.lists = [None] * (plies + 1)
         self.specials = [-1, -1]  # the moves _children puts first
         self.mover = [0]          # the one colour whose moves _children lists (not BRS)
         self.reply_cells = []     # a predicted reply's choices (model), refilled by _run
         # The stack: one entry per ply.
-        self.moves = [None] * _MAX_PLY
-        self.index = [0] * _MAX_PLY
-        self.best = [0] * _MAX_PLY
-        self.best_move = [0] * _MAX_PLY
-        self.alpha = [0] * _MAX_PLY
-        self.beta = [0] * _MAX_PLY
-        self.window = [0] * (2 * _MAX_PLY)   # alpha, beta when the node was entered
-        self.is_max = [False] * _MAX_PLY
-        self.depth_left = [0] * _MAX_PLY
-        self.hashes = [0] * (_MAX_PLY + 1)
+        self.moves = [None] * plies
+        self.index = [0] * plies
+        self.best = [0] * plies
+        self.best_move = [0] * plies
+        self.alpha = [0] * plies
+        self.beta = [0] * plies
+        self.window = [0] * (2 * plies)   # alpha, beta when the node was entered
+        self.is_max = [False] * plies
+        self.depth_left = [0] * plies
+        self.hashes = [0] * (plies + 1)
         self.hashes[0] = h
-        self.killer = [-1] * (_MAX_PLY + 1)
+        self.killer = [-1] * (plies + 1)
         self.ply = 0
         # History heuristic: per (colour, cell), how often the move cut the search short.
         self.history = [0] * 320

@@ -210,6 +210,50 @@ def test_lockstep_accepts_the_device_frames_and_names_the_first_wrong_one():
         run.run(1000)
 
 
+def test_lockstep_stops_the_mirrors_search_where_the_devices_clock_stopped_it():
+    # code.py ends a slice of thinking when the frame's time is up (hardware.pacing): the
+    # harness says at which question of the search (@C), and the mirror must stop there too,
+    # or the move shows in a different frame.
+    settings = deployed_files(settings={"ROLIT_SEED": 7})["settings.toml"]
+    device = Mirror(settings, b"\xff" * 4096)
+    device.app.start(seats=("hard", "hard"), first="red")
+    script = []
+    shown = 0
+    cuts = 0
+    for i in range(400):
+        now = 1000 + 20 * i
+        asked = [0, False]
+
+        def stop(asked=asked):
+            asked[0] += 1
+            asked[1] = asked[0] >= 3
+            return asked[1]
+
+        device.app.think_stop = stop
+        before = len(device.expected)
+        device.update(now, [])
+        frame = device.expected[-1] if len(device.expected) > before else None
+        script.append((10 * (i + 1), "@U %d" % now, frame))
+        if asked[1]:
+            cuts += 1
+            script.append((10 * (i + 1), "@C %d" % asked[0], None))
+    moves = list(device.app.game.board.moves)
+    assert cuts > 20 and len(moves) >= 2
+
+    def replay(lines):
+        run = Lockstep(_FakePico(list(lines)), settings)
+        run.power_on()
+        run.mirror.app.start(seats=("hard", "hard"), first="red")
+        run.run(10 * len(lines) + 100)
+        return run
+
+    run = replay(script)
+    assert run.checked >= len(device.expected) - 1
+    assert list(run.app.game.board.moves)[:len(moves) - 1] == moves[:len(moves) - 1]
+    with pytest.raises(FrameMismatch):
+        replay([step for step in script if not step[1].startswith("@C")])
+
+
 class _KeyPico(_FakePico):
     def __init__(self):
         super().__init__([])

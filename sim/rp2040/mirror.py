@@ -3,7 +3,9 @@
 The deployed ``code.py`` runs on the emulated Pico unchanged, except that a small harness
 (:data:`HARNESS`, installed as ``code.py`` with the real one beside it as ``rolit_main.py``)
 prints every ``App.update`` call on the console before making it: ``@U <now_ms> <key><+|->...``
-(and ``@N <nodes>`` first when code.py has changed ``app.think_nodes``, the computer's slice).
+(and ``@N <nodes>`` first when code.py has changed ``app.think_nodes``, the computer's slice;
+``@C <k>`` after it when the frame's clock ended that slice at the k-th time the search asked,
+so that the mirror's search stops at the same node).
 :class:`Mirror` feeds those calls to a ``rolit_core.app.App`` on CPython built the way code.py
 builds the device's (the same settings.toml, seed and saved bytes from the chip's nvm) and sends
 its frames through the same driver code (``hardware.matrix.Matrix`` into a real
@@ -23,6 +25,9 @@ _update = App.update
 _nodes = [20]
 
 
+_asked = [0, False]
+
+
 def _logged(self, now_ms, events=()):
     if self.think_nodes != _nodes[0]:
         _nodes[0] = self.think_nodes
@@ -31,7 +36,24 @@ def _logged(self, now_ms, events=()):
     for key, pressed in events:
         line += " %d%s" % (key, "+" if pressed else "-")
     print(line)
-    return _update(self, now_ms, events)
+    stop = self.think_stop
+    if stop is not None:
+        _asked[0] = 0
+        _asked[1] = False
+
+        def counted():
+            _asked[0] += 1
+            _asked[1] = stop()
+            return _asked[1]
+
+        self.think_stop = counted
+    try:
+        return _update(self, now_ms, events)
+    finally:
+        if stop is not None:
+            self.think_stop = stop
+            if _asked[1]:
+                print("@C %d" % _asked[0])
 
 
 App.update = _logged
@@ -113,12 +135,24 @@ class Mirror:
         self.now = None
         self._shown = None
 
-    def update(self, now_ms, events):
-        """One ``App.update`` as the device made it."""
+    def update(self, now_ms, events, stop_at=0):
+        """One ``App.update`` as the device made it (``stop_at``: its thinking stopped when the
+        search asked for the ``stop_at``-th time, 0: not by the clock)."""
         self.now = now_ms
         self.updates += 1
         self.key_events += len(events)
-        frame = tuple(self.app.update(now_ms, list(events)))
+        if stop_at:
+            asked = [0]
+
+            def stop():
+                asked[0] += 1
+                return asked[0] >= stop_at
+
+            self.app.think_stop = stop
+        try:
+            frame = tuple(self.app.update(now_ms, list(events)))
+        finally:
+            self.app.think_stop = None
         if frame != self._shown:
             self._shown = frame
             self.matrix.show(frame)
@@ -148,10 +182,12 @@ class Lockstep:
         self.total_checked = 0
         self._line_at = 0
         self._frames_at = 0
+        self._pending = None  # the last update seen, made once the next line says how it ended
 
     def power_on(self):
         """A new mirror from the nvm the chip powers on with."""
         self.mirror = Mirror(self.settings_toml, self.pico.nvm())
+        self._pending = None
         self._line_at = len(self.pico.console)
         self._frames_at = len(self.pico.frames)
         self.checked = 0
@@ -188,12 +224,24 @@ class Lockstep:
                 at = line.find("@U ")
                 parsed = parse_update(line[at:].strip()) if at >= 0 else None
                 if parsed is not None:
-                    self.mirror.update(*parsed)
+                    self._flush()
+                    self._pending = parsed
+                elif "@C " in line and self._pending is not None:
+                    # the frame's clock ended that update's thinking
+                    self.mirror.update(*self._pending,
+                                       stop_at=int(line[line.find("@C ") + 3:].split()[0]))
+                    self._pending = None
                 elif "@N " in line:
+                    self._flush()
                     # code.py sized the computer's slice of thinking from its frame times
                     self.mirror.app.think_nodes = int(line[line.find("@N ") + 3:].split()[0])
             self._line_at = end + 1
         self.check()
+
+    def _flush(self):
+        if self._pending is not None:
+            self.mirror.update(*self._pending)
+            self._pending = None
 
     def check(self):
         frames = self.frames

@@ -125,9 +125,12 @@ class Room:
 class Pacing:
     """What the frame loop does around ``app.update`` while computers play.
 
-    ``before(app, elapsed_ms)`` just before the update, with how long the frame before took in
-    all (from its start to this one's: one clock reading a frame), sets this frame's
-    ``app.think_nodes``; ``after(app)`` once the frame's work (update, LEDs, sound, log) is done
+    ``before(app, elapsed_ms, now_ms)`` just before the update, with how long the frame before
+    took in all (from its start to this one's) and when this one began, sets this frame's
+    ``app.think_nodes`` and, given a ``clock``, ``app.think_stop``: the search then also stops
+    between nodes once ``think_ms`` have passed since ``now_ms`` (a run of dearer nodes than
+    the pacer's estimate cannot stall the frame); ``after(app)`` once the frame's work (update,
+    LEDs, sound, log) is done
     collects the garbage: once in the first frame after a search ends (the animation or a
     human's turn, so the next search starts with a clean heap), and, where ``mem_free`` is
     given, in a frame that does not search, when ``Room`` sees the heap filling (a

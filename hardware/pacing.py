@@ -130,12 +130,11 @@ class Pacing:
     ``app.think_nodes`` and, given a ``clock``, ``app.think_stop``: the search then also stops
     between nodes once ``think_ms`` have passed since ``now_ms`` (a run of dearer nodes than
     the pacer's estimate cannot stall the frame); ``after(app)`` once the frame's work (update,
-    LEDs, sound, log) is done
-    collects the garbage: once in the first frame after a search ends (the animation or a
-    human's turn, so the next search starts with a clean heap), and, where ``mem_free`` is
-    given, in a frame that does not search, when ``Room`` sees the heap filling (a
-    collection takes ~17 ms on an RP2040: falling into a full thinking frame, it would stall
-    the display).
+    LEDs, sound, log) is done collects the garbage: once in the frame after each move is played
+    (the animation's: a computer's or a human's move, so that the next search starts with a
+    clean heap), and, where ``mem_free`` is given, in a frame that does not search, when
+    ``Room`` sees the heap filling (a collection takes ~17 ms on an RP2040: falling into a full
+    thinking frame, it would stall the display).
     """
 
     def __init__(self, collect, mem_free=None, target_ms=28, margin=16384, clock=None,
@@ -158,6 +157,7 @@ class Pacing:
         self._whole = 0         # nodes of the last frame, if it searched a whole slice
         self._untidy = False    # a search has run since the last collection
         self._planned = False   # this frame does not search, and collects
+        self._phase = None      # the app's phase after the last update
         self.collections = 0    # how many collections this made (for the figures)
         self.stops = 0          # how many slices the clock ended (for the figures)
 
@@ -210,6 +210,9 @@ class Pacing:
 
     def after(self, app):
         """Collect if due, once the frame's work is done."""
+        phase = getattr(app, "phase", None)
+        played = phase == "animate" and self._phase != "animate"  # this update played a move
+        self._phase = phase
         thinker = self._thinker
         searched = thinker.nodes - self._nodes if thinker is not None else 0
         began = app.thinker is not None and (thinker is None or searched < 0)
@@ -242,3 +245,9 @@ class Pacing:
                 self.collect()
             else:
                 room.restart(self._mem_free())
+        if played:
+            # After every move, not only a searched one: the next frame (the animation's)
+            # collects, so that an easy player's or a human's turn and the animations cannot
+            # leave the heap so full that the next search's tables make the collector run
+            # inside the update that begins it (a 45 ms update, 56 ms frame, seen against easy).
+            self._untidy = True

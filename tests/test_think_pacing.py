@@ -349,3 +349,29 @@ def test_the_frame_that_plays_a_found_answer_does_not_also_collect():
     app.update()
     pacing.after(app)  # the first frame after the search collects
     assert pacing.collections == collections + 1
+
+
+def test_after_every_move_played_the_next_frame_collects():
+    # An easy player's or a human's move leaves no searched nodes, but its turn and the
+    # animations leave garbage: without a collection, the next search's tables could make the
+    # collector run inside the update that begins it.
+    heap = Heap(size=64000, per_node=250)
+    pacing = Pacing(heap.collect, heap.mem_free, target_ms=30, margin=16000)
+    app = FakeApp()
+    app.phase = "input"
+    for _ in range(5):
+        pacing.before(app, 20)
+        pacing.after(app)
+    assert pacing.collections == 0  # a human choosing: nothing to do
+    app.phase = "animate"            # this update played the human's move
+    pacing.before(app, 20)
+    pacing.after(app)
+    assert pacing.collections == 0  # not in the frame that played it (it saved the game)
+    pacing.before(app, 20)
+    pacing.after(app)
+    assert pacing.collections == 1  # the animation's first frame
+    for _ in range(5):
+        pacing.before(app, 20)
+        pacing.after(app)
+    assert pacing.collections == 1  # once per move
+

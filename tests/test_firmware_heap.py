@@ -21,10 +21,10 @@ from firmware_gate import require_emulator
 
 pytestmark = pytest.mark.slow
 
-# The heap's is a guard, not the target (64 KB, not met yet): measured on 2026-12-01 (b664a68),
-# two hard seats, bench.device: lowest free 55,168 bytes after the collection that follows each
+# The heap's is a guard, not the target (64 KB, not met yet): measured on 2026-12-01 (3359ade),
+# two hard seats, bench.device: lowest free 55,024 bytes after the collection that follows each
 # move. A change that loses 5 KB fails. The frames' and the answers' are the targets themselves
-# (there, worst thinking frame 46.1 ms, worst hard answer 705 ms).
+# (there, worst thinking frame 47.2 ms, worst hard answer 702 ms).
 HEAP_FLOOR = 50000
 STALL_LIMIT_US = 50000
 ANSWER_LIMIT_MS = 1000

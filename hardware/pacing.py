@@ -12,6 +12,9 @@ time, so only when the answer comes changes.
 7
 """
 
+from .inputs import _HALF, _PERIOD  # the clock's wrap, as ticks_diff's
+
+
 class Pacer:
     """Slices of thinking sized so that a whole frame takes about ``target_ms``.
 
@@ -69,9 +72,6 @@ class Pacer:
         entry[1] = self.least if size < self.least else (self.most if size > self.most
                                                             else size)
 
-
-_MASK = (1 << 29) - 1  # the clock's period, as supervisor.ticks_ms and hardware.inputs
-_HALF = 1 << 28
 
 LEARN_NODES = 32  # nodes since the last collection that a rate is learnt from
 
@@ -146,7 +146,6 @@ class Pacing:
         self.think_ms = think_ms
         self._deadline = 0
         self._over = self.over   # made once: a bound method is a new object each time
-        self._stopped = False   # this frame's slice ended on time, not on its count
         self.room = Room(margin) if mem_free is not None else None
         self._collect = collect
         self._mem_free = mem_free
@@ -176,9 +175,11 @@ class Pacing:
             room.collected(before, self._mem_free())
 
     def over(self):
-        """True once this frame's time for thinking is up (the search asks between nodes)."""
-        if (self._clock() - self._deadline) & _MASK < _HALF:
-            self._stopped = True
+        """True once this frame's time for thinking is up (the search asks between nodes, and
+        stops at the first True)."""
+        # ticks_diff(now, deadline) >= 0, written out: it is asked between every two nodes.
+        if (self._clock() - self._deadline) & (_PERIOD - 1) < _HALF:
+            self.stops += 1
             return True
         return False
 
@@ -194,18 +195,15 @@ class Pacing:
         self._nodes = thinker.nodes
         level = self._level = getattr(thinker, "level", None)
         nodes = self.pacer.nodes(level)
-        if not getattr(thinker, "thinking", True):
-            # The answer is found: this update plays it (and saves the game) without searching,
-            # and the next frame collects after the search.
-            app.think_nodes = self._slice = nodes
-            return
-        if self.room is not None and self.room.full(nodes):
+        # Once the answer is found, this update plays it (and saves the game) without
+        # searching: no collection there; the next frame collects after the search.
+        if getattr(thinker, "thinking", True) and self.room is not None and \
+                self.room.full(nodes):
             self._planned = True
             nodes = 0  # this update only shows the thinking; the collection follows it
         app.think_nodes = self._slice = nodes
-        self._stopped = False
         if self._clock is not None and now_ms is not None:
-            self._deadline = (now_ms + self.think_ms) & _MASK
+            self._deadline = (now_ms + self.think_ms) & (_PERIOD - 1)
             app.think_stop = self._over
 
     def after(self, app):
@@ -221,9 +219,6 @@ class Pacing:
         room = self.room
         if searched and room is not None:
             room.searched(searched)
-        if self._stopped:
-            self._stopped = False
-            self.stops += 1
         if self._planned:
             self._planned = False
             self.collect(planned=True)

@@ -44,33 +44,6 @@ def print_error(error):
         print("%s: %s" % (type(error).__name__, error))
 
 
-class Settings:
-    """The settings as plain attributes, kept apart from hardware.config's code."""
-
-
-def load_settings():
-    """``hardware.config.load()`` copied into a ``Settings``, which keeps no reference to
-    hardware.config's code (its class's methods would)."""
-    from hardware import config
-
-    loaded = config.load()
-    settings = Settings()
-    for name in dir(loaded):
-        if name[0] != "_":
-            setattr(settings, name, getattr(loaded, name))
-    return settings
-
-
-def forget_start_up():
-    """Forget hardware.config and hardware.parts, which only the start needs (about 9 KB of code
-    and tables), so that the collector can free them."""
-    package = sys.modules.get("hardware")
-    for name in ("config", "parts"):
-        sys.modules.pop("hardware." + name, None)
-        if package is not None and hasattr(package, name):
-            delattr(package, name)
-
-
 def wait(ms):
     """Wait ``ms`` milliseconds by the same clock the game uses."""
     start = ticks_ms()
@@ -138,31 +111,16 @@ class Session:
                     time.sleep((frame_ms - spent) / 1000)
 
 
-def banner(settings, handheld):
-    print()
-    print("=" * 40)
-    print("  ROLIT HANDHELD %s" % __version__)
-    print("  %s on %s" % (sys.implementation.name, getattr(sys, "platform", "?")))
-    print("=" * 40)
-    matrix = handheld.matrix
-    if matrix is not None:
-        print("matrix: %s pin %s, %s, %s, rotation %d%s, brightness %d%%, budget %d mA" % (
-            settings.preset, settings.matrix_pin, settings.pixel_order, matrix.layout,
-            matrix.rotation, ", mirrored" if matrix.mirror else "", matrix.brightness,
-            matrix.max_current_ma))
-    print("controls: %s; sound: %s; saving: %s" % (
-        settings.input if handheld.inputs else "none",
-        "volume %d" % settings.volume if handheld.buzzer else "off",
-        type(handheld.storage).__name__))
-
-
 def main():
     gc.collect()  # the garbage of compiling the modules, before the long-lived objects come
-    settings = load_settings()
+    from hardware import startup
+
+    settings = startup.load_settings()
     gc.collect()  # what reading the settings left, before the drivers compile
     handheld = Handheld(settings, KEYS)
-    forget_start_up()
-    banner(settings, handheld)
+    startup.banner(settings, handheld, __version__)
+    startup.forget()  # start-up code, no longer needed: the collector frees it
+    del startup
     for message in handheld.errors:
         print("settings: " + message)
     if handheld.errors:

@@ -192,16 +192,28 @@ for players in %(players)r:
 '''
 
 # The deployed code.py (as rolit_main.py) under a harness that times App.update and whole frames,
-# samples the heap and plays whole games of computer seats in the device's own main loop.
-APP_HARNESS = r'''import gc
-import time
+# samples the heap and plays whole games in the device's own main loop: computer seats, and
+# "human" seats played by pressing SELECT (the app puts the cursor on a legal cell). The harness
+# is a module of its own (rolit_bench.py), imported after the game's modules, so that the heap it
+# holds is measured (@FIG harness) and the free heap at the top and after the imports is the real
+# code.py's.
+HEAP_CODE_PY = r'''import gc
 gc.collect()
 FREE_TOP = gc.mem_free()
 import rolit_main
 gc.collect()
-print("@FIG free_top %%d" %% FREE_TOP)
-print("@FIG free_import %%d" %% gc.mem_free())
-from rolit_core.app import App
+FREE_IMPORT = gc.mem_free()
+import rolit_bench
+gc.collect()
+print("@FIG free_top %d" % FREE_TOP)
+print("@FIG free_import %d" % FREE_IMPORT)
+print("@FIG harness %d" % (FREE_IMPORT - gc.mem_free()))
+rolit_main.main()
+'''
+
+APP_HARNESS = r'''import gc
+import time
+from rolit_core.app import App, SELECT
 from hardware.pacing import Pacing
 
 GAMES = %(games)r
@@ -221,7 +233,7 @@ LOW_RAW = [gc.mem_free()]
 LOW_PACED = [gc.mem_free(), 0]  # lowest free after code.py's own collections, how many
 GC = [0, 0, 0]  # collections, total us, worst us
 state = {"n": 0, "game": -1, "menu_at": None, "think_at": None, "moves": [], "last": None,
-         "own": 0, "busy": False}
+         "own": 0, "busy": False, "press": False, "after": []}
 _update = App.update
 
 
@@ -237,15 +249,22 @@ def kind_of(app):
     return 6
 
 
+def tag_of(seats):
+    # "2p" for computer seats only, "human_2p" with a human seat; and the first computer's level
+    level = [seat for seat in seats if seat != "human"][0]
+    return ("human_" if "human" in seats else "") + "%%dp" %% len(seats), level
+
+
 def report_game(app):
-    seats = GAMES[state["game"]]
-    print("@LIST app-%%s-%%dp %%s" %% (seats[0], len(seats),
-                                    " ".join([str(t) for t in state["moves"]])))
-    print("@FIG low_free_%%dp %%d" %% (len(seats), LOW[0]))
-    print("@FIG low_free_raw_%%dp %%d" %% (len(seats), LOW_RAW[0]))
-    print("@FIG low_free_paced_%%dp %%d" %% (len(seats), LOW_PACED[0]))
-    print("@FIG collections_%%dp %%d" %% (len(seats), LOW_PACED[1]))
+    tag, level = tag_of(GAMES[state["game"]])
+    print("@LIST app-%%s-%%s %%s" %% (level, tag, " ".join([str(t) for t in state["moves"]])))
+    print("@FIG low_free_%%s %%d" %% (tag, LOW[0]))
+    print("@FIG low_free_raw_%%s %%d" %% (tag, LOW_RAW[0]))
+    print("@FIG low_free_paced_%%s %%d" %% (tag, LOW_PACED[0]))
+    print("@FIG collections_%%s %%d" %% (tag, LOW_PACED[1]))
+    print("@LIST after-%%s %%s" %% (tag, " ".join([str(f) for f in state["after"]])))
     state["moves"] = []
+    state["after"] = []
 
 
 def next_game(app):
@@ -273,6 +292,10 @@ def next_game(app):
 
 
 def timed(self, now_ms, events=()):
+    if state["game"] >= 0 and self.mode == "play" and self.phase == "input":
+        # a human seat: press SELECT, release it in the next frame (the release plays the cell)
+        state["press"] = not state["press"]
+        events = ((SELECT, state["press"]),)
     busy = self.thinker is not None
     slice_nodes = self.think_nodes
     start = time.monotonic_ns()
@@ -347,13 +370,14 @@ def paced_collect(self, planned=False):
         free = self.room.free
         if free < LOW_PACED[0]:
             LOW_PACED[0] = free
-        if not planned and free < LOW[0]:
-            LOW[0] = free
+        if not planned:
+            state["after"].append(free)
+            if free < LOW[0]:
+                LOW[0] = free
 
 
 App.update = timed
 Pacing.collect = paced_collect
-rolit_main.main()
 '''
 
 ATTRACT_HARNESS = r'''import gc
@@ -404,7 +428,8 @@ def play_on_chip(games, seed=11, timeout_ms=1800000):
     :class:`ChipResult` whose figures are the ``@FIG`` lines of the harness (``low_free_2p``,
     ``frame_think`` (use :func:`frame_figures`), ``stalls``, ...)."""
     drive = with_harness(deployed_files(settings={"ROLIT_SEED": seed}))
-    drive["code.py"] = (APP_HARNESS % {"games": tuple(games)}).encode()
+    drive["code.py"] = HEAP_CODE_PY.encode()
+    drive["rolit_bench.py"] = (APP_HARNESS % {"games": tuple(games)}).encode()
     return run_files(drive, timeout_ms=timeout_ms)
 
 
@@ -417,17 +442,25 @@ def part_heap_frames(report, games):
     f = result.figures
     report("heap: free at the top of code.py", "%d bytes" % f["free_top"])
     report("heap: free after code.py's imports", "%d bytes" % f["free_import"])
+    harness = f.get("harness", 0)
+    report("heap: held by this bench's harness (its code and state, measured after import)",
+           "%d bytes" % harness)
     for seats in games:
-        n = len(seats)
-        report("heap: lowest free in a game of %d %s seats (after code.py's collection after "
-               "each search)" % (n, seats[0]), "%d bytes" % f["low_free_%dp" % n])
+        tag, level = _tag(seats)
+        what = ("one human seat (SELECT) and %d %s" % (len(seats) - 1, level) if "human" in seats
+                else "%d %s seats" % (len(seats), level) if len(set(seats)) == 1
+                else "seats " + "+".join(seats))
+        low = f["low_free_" + tag]
+        report("heap: lowest free in a game of %s (after code.py's collection after each move)"
+               % what, "%d bytes; %d without the harness" % (low, low + harness))
         report("heap: lowest free, same game, no collection (every 10 frames)",
-               "%d bytes" % f["low_free_raw_%dp" % n])
-        if "low_free_paced_%dp" % n in f:
+               "%d bytes" % f["low_free_raw_" + tag])
+        if "low_free_paced_" + tag in f:
             report("heap: lowest free after code.py's own collections (%d, mid-search too)"
-                   % f["collections_%dp" % n], "%d bytes" % f["low_free_paced_%dp" % n])
-        moves = result.lists.get("app-%s-%dp" % (seats[0], n), [])
-        report("app: %s answer time in the app, %dp (ms, %d moves)" % (seats[0], n, len(moves)),
+                   % f["collections_" + tag], "%d bytes; %d without the harness"
+                   % (f["low_free_paced_" + tag], f["low_free_paced_" + tag] + harness))
+        moves = result.lists.get("app-%s-%s" % (level, tag), [])
+        report("app: %s answer time in the app, %s (ms, %d moves)" % (level, tag, len(moves)),
                _mean_worst(moves))
     names = {"title": "title", "idle": "menu, idle", "menu": "menu, keys", "animate":
              "play, animating", "think": "play, a computer thinks", "input": "play, human",
@@ -449,6 +482,12 @@ def part_heap_frames(report, games):
         report("search nodes per thinking update (code.py's pacer)",
                "mean %d, largest %d" % (mean, worst))
     return result
+
+
+def _tag(seats):
+    """The harness's name for a game of ``seats`` (tag_of there) and its first computer level."""
+    level = [seat for seat in seats if seat != "human"][0]
+    return ("human_" if "human" in seats else "") + "%dp" % len(seats), level
 
 
 def frame_figures(result, name):
@@ -595,6 +634,9 @@ def main(argv=None):
                         help="comma-separated: boot, heap (heap and frames), ai, attract, xip")
     parser.add_argument("--levels", default=",".join(LEVELS), help="for ai: easy,medium,hard")
     parser.add_argument("--players", default="2,4", help="for ai and heap: 2,4")
+    parser.add_argument("--seats", default="both", choices=("hard", "human", "both"),
+                        help="for heap: games of hard seats only, of one human (pressing SELECT) "
+                        "against hard, or both")
     parser.add_argument("--games", type=int, default=1, help="for ai: games per level and count")
     parser.add_argument("--minutes", type=float, default=3.0, help="for attract")
     parser.add_argument("--firmware", help="the UF2 (default: $ROLIT_FIRMWARE or "
@@ -622,7 +664,12 @@ def main(argv=None):
     if "boot" in parts:
         part_boot(report)
     if "heap" in parts or "frames" in parts:
-        part_heap_frames(report, [("hard",) * n for n in players])
+        games = []
+        if args.seats in ("hard", "both"):
+            games += [("hard",) * n for n in players]
+        if args.seats in ("human", "both"):
+            games += [("human",) + ("hard",) * (n - 1) for n in players]
+        part_heap_frames(report, games)
     if "ai" in parts:
         part_ai(report, levels, players, args.games)
     if "attract" in parts:

@@ -19,8 +19,8 @@ from .storage import open_storage
 
 # The parts are built by hardware.parts, which imports hardware.config, buzzer, joystick and
 # onebutton where they are needed: a device without a buzzer, a joystick or one-button play never
-# loads their code, and code.py forgets parts and config once the handheld is built, so that the
-# collector can free their start-up code.
+# loads their code, and code.py forgets parts, config and startup once the handheld is built, so
+# that the collector can free their start-up code.
 
 _MASK = (1 << 29) - 1
 

@@ -27,6 +27,9 @@ class Geometry:
         # Filled anew for each cell, so that building leaves almost no garbage between the
         # tables (on a board, gaps there would split the heap for the rest of the game).
         lines = [()] * 8
+        # A ray of one cell is only its first cell, so every such ray ending on the same edge
+        # cell is one shared object (84 rays on 8x8 share 28 ranges: 0.9 KB less on a board).
+        single = [None] * cells
         for cell in range(cells):
             row = cell // size
             col = cell % size
@@ -41,8 +44,16 @@ class Geometry:
                 if length:
                     step = dr * size + dc
                     onboard[cell] |= 1 << d
-                    ray = range(cell + step, cell + step * (length + 1), step)
-                    lines[d] = tuple(ray) if _TUPLE_RAYS else ray
+                    first = cell + step
+                    if _TUPLE_RAYS:
+                        lines[d] = tuple(range(first, cell + step * (length + 1), step))
+                    elif length == 1:
+                        ray = single[first]
+                        if ray is None:
+                            ray = single[first] = range(first, first + 1)
+                        lines[d] = ray
+                    else:
+                        lines[d] = range(first, cell + step * (length + 1), step)
                 else:
                     lines[d] = ()
             rays[cell] = tuple(lines)

@@ -1,8 +1,9 @@
 """Position text (``"......../.../...RY.../..."``) and cell names (``"c3"``) of a ``Board``.
 
-``Board`` takes these functions as its methods (``from_text`` as a class method, ``board_repr``
-and ``diagram`` as ``repr()`` and ``str()``). They are kept apart from the move generation in
-board.py so that a board compiles each of the two modules in less heap.
+``Board``'s methods of the same names call these (``from_text`` as a class method,
+``board_repr`` and ``diagram`` as ``repr()`` and ``str()``; ``cell_name`` is the board's own, as
+the game log needs it on a device). Kept apart from the move generation in board.py and imported
+on first use, so that a device that only plays never holds this code.
 """
 
 from .board import _COLUMNS, LETTERS, SIZES
@@ -81,7 +82,4 @@ def parse_cell(board, name):
 
 def cell_name(board, cell):
     """The name of a cell, ``"c3"`` for the third column of the third row."""
-    if type(cell) is not int or not 0 <= cell < board._geo.cells:
-        raise ValueError("no cell %r on a %dx%d board" % (cell, board.size, board.size))
-    row, col = divmod(cell, board.size)
-    return _COLUMNS[col] + str(row + 1)
+    return board.cell_name(cell)

@@ -22,8 +22,6 @@ Anything else (wrong magic, version, length, checksum, or a value out of range) 
 ``SaveError``; a saved match is also replayed move by move, so an illegal move is caught too.
 """
 
-from .game import Match, seating
-
 KINDS = ("human", "easy", "medium", "hard", "expert")  # seat kinds by their number
 TIES = ("shared", "none")
 
@@ -62,17 +60,6 @@ def crc16(data, crc=0xFFFF):
     return crc
 
 
-def pack(payload):
-    """The stored bytes for ``payload``: header, payload, checksum."""
-    size = len(payload)
-    if size > 0xFFFF:
-        raise ValueError("payload too long")
-    data = _frame(size)
-    data[5:5 + size] = payload
-    _seal(data)
-    return bytes(data)
-
-
 def _frame(size):
     # A buffer for a payload of size bytes, its header written.
     data = bytearray(size + 7)
@@ -88,43 +75,6 @@ def _seal(data):
     crc = crc16(memoryview(data)[0:len(data) - 2])
     data[len(data) - 2] = crc >> 8
     data[len(data) - 1] = crc & 0xFF
-
-
-def unpack(data):
-    """The payload of stored bytes; raises ``SaveError`` if they are not a valid save."""
-    return unpack_version(data)[1]
-
-
-def unpack_version(data):
-    """``(version, payload)`` of stored bytes; raises ``SaveError`` if they are not a valid
-    save of a version this program reads."""
-    if not isinstance(data, (bytes, bytearray)):
-        raise SaveError("saved data is not bytes")
-    if len(data) < 7 or data[0:2] != MAGIC:
-        raise SaveError("not a Rolit save")
-    if data[2] not in VERSIONS:
-        raise SaveError("save format version %d, expected %d" % (data[2], VERSION))
-    size = data[3] << 8 | data[4]
-    if len(data) != size + 7:
-        raise SaveError("save length %d, expected %d" % (len(data), size + 7))
-    if crc16(data[:size + 5]) != (data[size + 5] << 8 | data[size + 6]):
-        raise SaveError("save checksum does not match")
-    return data[2], bytes(data[5:size + 5])
-
-
-def encode_match(session):
-    """Bytes for a ``session`` tuple: (players, kinds, size, teams, tie, rounds, time_limit,
-    hints, first, rounds_moves) where ``kinds`` are 4 ints and ``rounds_moves`` a list of cell
-    lists, one per round begun."""
-    rounds_moves = session[9]
-    length = 14
-    for moves in rounds_moves:
-        length += 1 + len(moves)
-    data = bytearray(length)
-    at = _put_match(data, 0, session, len(rounds_moves))
-    for moves in rounds_moves:
-        at = _put_cells(data, at, moves, 0)
-    return bytes(data)
 
 
 def _put_match(data, at, session, count):
@@ -153,44 +103,6 @@ def _put_cells(data, at, moves, shift):
         at += 1
         data[at] = move >> shift
     return at + 1
-
-
-def decode_match(data):
-    """The ``session`` tuple of ``encode_match``; raises ``SaveError`` on a bad value."""
-    if len(data) < 15:
-        raise SaveError("saved match is too short")
-    players = data[0]
-    kinds = (data[1], data[2], data[3], data[4])
-    size = data[5]
-    teams = data[6]
-    tie = data[7]
-    rounds = data[8]
-    time_limit = data[9] << 8 | data[10]
-    hints = data[11]
-    first = data[12]
-    count = data[13]
-    if (not 1 <= players <= 4 or size not in (4, 6, 8) or teams > 1 or tie > 1
-            or not 1 <= rounds <= 99 or hints > 1 or not 1 <= first <= 4
-            or not 1 <= count <= rounds or time_limit > 3600):
-        raise SaveError("saved match has a value out of range")
-    for kind in kinds:
-        if kind > 4:
-            raise SaveError("saved match has an unknown seat kind")
-    at = 14
-    rounds_moves = []
-    for _ in range(count):
-        if at >= len(data):
-            raise SaveError("saved match is cut short")
-        n = data[at]
-        at += 1
-        if at + n > len(data) or n > size * size:
-            raise SaveError("saved match is cut short")
-        rounds_moves.append(list(data[at:at + n]))
-        at += n
-    if at != len(data):
-        raise SaveError("saved match has extra bytes")
-    return (players, kinds, size, bool(teams), tie, rounds, time_limit, bool(hints), first,
-            rounds_moves)
 
 
 def encode(settings, match=None, kinds=(), time_limit=0, hints=False, first=1, history=(),
@@ -226,55 +138,15 @@ def encode(settings, match=None, kinds=(), time_limit=0, hints=False, first=1, h
     return bytes(data)
 
 
-def decode(data, settings):
-    """Check stored ``data``, set ``settings`` from it and return the saved match as
-    ``(match, kinds, time_limit, hints, history)``, or None if none was in progress. Raises
-    ``SaveError`` (or another ``ValueError``) on anything wrong; every saved move is replayed
-    through the rules."""
-    saved = decode_state(data, settings)
-    return None if saved is None else saved[:5]
+# Read only when a save is loaded: they live in .load, which the app imports then and forgets
+# after (Saving._boot), so that a board does not keep their code (about 1 KB) while playing.
+_IN_LOAD = ("pack", "unpack", "unpack_version", "encode_match", "decode_match", "decode",
+            "decode_state")
 
 
-def decode_state(data, settings):
-    """``decode`` with two more items: ``(match, kinds, time_limit, hints, history,
-    first_choice, clock)``. A version 1 save did not keep them: its ``first_choice`` is the
-    menu's (``settings.first``) if that colour is in play, its ``clock`` 0."""
-    version, payload = unpack_version(data)
-    settings.from_bytes(payload[:SETTINGS_SIZE])
-    rest = payload[SETTINGS_SIZE:]
-    if len(rest) < 1 or rest[0] > 1 or (rest[0] == 0 and len(rest) != 1):
-        raise SaveError("bad game flag")
-    if rest[0] == 0:
-        return None
-    first_choice = settings.first
-    clock = 0
-    at = 1
-    if version >= 2:
-        if len(rest) < 1 + _EXTRA_SIZE:
-            raise SaveError("saved match is too short")
-        first_choice = rest[1] or None
-        clock = rest[2] << 16 | rest[3] << 8 | rest[4]
-        at = 1 + _EXTRA_SIZE
-    players, kinds, size, teams, tie, rounds, time_limit, hints, first, rounds_moves = \
-        decode_match(rest[at:])
-    seats = seating(players, teams)
-    in_play = False
-    for colours in seats:
-        if first_choice in colours:
-            in_play = True
-    if not in_play:
-        if version >= 2 and first_choice is not None:
-            raise SaveError("saved first colour is not in play")
-        first_choice = None
-    if clock > time_limit * 1000:
-        raise SaveError("saved clock is beyond the time limit")
-    kinds = tuple([KINDS[k] for k in kinds[:len(seats)]])
-    match = Match(rounds, players, size, teams, TIES[tie], first, 0)
-    for index in range(len(rounds_moves)):
-        if index:
-            match.next_round()
-        for cell in rounds_moves[index]:
-            match.game.play(cell)
-        if index < len(rounds_moves) - 1 and not match.game.over:
-            raise SaveError("an earlier round is not finished")
-    return match, kinds, time_limit, hints, rounds_moves[:-1], first_choice, clock
+def __getattr__(name):
+    if name in _IN_LOAD:
+        from . import load
+
+        return getattr(load, name)
+    raise AttributeError("module 'rolit_core.save' has no attribute %r" % (name,))

@@ -3,11 +3,22 @@ is resumed at start, corrupt data is reported and replaced, and a save that fail
 ignored. The bytes are those of :mod:`rolit_core.save`.
 """
 
+import sys
+
 from . import menu, save
 from .events import CUE_ERROR, ERROR
 from .play import INPUT
 
 SAVE_ERROR_MS = 3000    # a failed save shows the save-error pattern this long
+
+
+def _forget_load():
+    # The decoders (rolit_core.load) are needed again only by the next App's start: forgotten,
+    # the collector frees their code for the game (about 1 KB on a board).
+    sys.modules.pop("rolit_core.load", None)
+    package = sys.modules.get("rolit_core")
+    if package is not None and hasattr(package, "load"):
+        delattr(package, "load")
 
 
 class Saving:
@@ -32,6 +43,8 @@ class Saving:
         except Exception as error:  # corrupt or foreign data, or an illegal saved move
             self._corrupt(str(error) or error.__class__.__name__)
             return
+        finally:
+            _forget_load()
         if saved is not None:
             match, kinds, time_limit, hints, history, first_choice, clock = saved
             if clock:

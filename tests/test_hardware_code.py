@@ -160,10 +160,10 @@ def test_repeated_crashes_back_off_and_skip_the_save(device, capsys, monkeypatch
 
 
 def test_start_up_code_is_left_for_the_collector(device, capsys, monkeypatch):
-    # Settings come from settings.toml, but hardware.config and hardware.parts are forgotten once
-    # the handheld is built, and the buzzer, joystick and one-button drivers are never loaded
-    # when the settings skip them.
-    names = ("config", "parts", "buzzer", "joystick", "onebutton")
+    # Settings come from settings.toml, but hardware.config, parts, wiring and startup are
+    # forgotten once the handheld is built, and the buzzer, joystick and one-button drivers are
+    # never loaded when the settings skip them.
+    names = ("config", "parts", "startup", "wiring", "buzzer", "joystick", "onebutton")
     for name in names:
         monkeypatch.delitem(sys.modules, "hardware." + name, raising=False)
     import hardware

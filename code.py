@@ -58,7 +58,6 @@ class Session:
         self.settings = settings
         self.handheld = handheld
         self.frames = 0
-        self.log = GameLog(print)
         self._app_error = None
         self._store_error = None
         self._failures = 0
@@ -66,6 +65,7 @@ class Session:
         # CircuitPython); on CPython the first frame after each search still collects.
         self.pacing = Pacing(gc.collect, getattr(gc, "mem_free", None), THINK_FRAME_MS,
                              HEAP_MARGIN, ticks_ms, THINK_STOP_MS)
+        self.log = GameLog(print, self.pacing)  # each result with the heap's lowest
 
     def done(self):
         limit = self.settings.max_frames
@@ -77,7 +77,7 @@ class Session:
         frame_ms = self.settings.frame_ms
         storage = handheld.storage
         pacing = self.pacing
-        self.log = GameLog(print)
+        self.log = GameLog(print, pacing)
         self._failures = 0
         last = None
         while not self.done():

@@ -8,9 +8,12 @@ Parts: ``boot`` (time to the banner and the first LED frame, the deployed code.p
 ``heap`` and ``frames`` (one run: free heap at the top of code.py and after its imports, then the
 device's own main loop, title and menu, then a whole game of ``hard`` seats, 2 and 4 players:
 lowest free heap after a collection, ``App.update`` time by what the app is doing, how long each
-computer move takes in the app), ``ai`` (``bot.choose()`` alone, whole self-play games per
-level on 8x8, 2 and 4 players), ``attract`` (free heap over three emulated minutes of the attract
-mode: the trend). All times are emulated time on the 125 MHz chip, unaffected by how busy this
+computer move takes in the app; by default (``--seats both``) also games of one human seat,
+pressing SELECT, against ``hard``), ``log`` (no harness at all: the deployed files as they are,
+a game set up from the menu with the buttons, one human seat pressing SELECT against ``hard``,
+and the heap's lowest as the game log prints it), ``ai`` (``bot.choose()`` alone, whole
+self-play games per level on 8x8, 2 and 4 players), ``attract`` (free heap over three emulated
+minutes of the attract mode: the trend). All times are emulated time on the 125 MHz chip, unaffected by how busy this
 machine is; what the emulator gets wrong: docs/emulator.md.
 
 As a building block (the memory and AI work use it)::
@@ -194,27 +197,28 @@ for players in %(players)r:
 # The deployed code.py (as rolit_main.py) under a harness that times App.update and whole frames,
 # samples the heap and plays whole games in the device's own main loop: computer seats, and
 # "human" seats played by pressing SELECT (the app puts the cursor on a legal cell). The harness
-# is a module of its own (rolit_bench.py), imported after the game's modules, so that the heap it
-# holds is measured (@FIG harness) and the free heap at the top and after the imports is the real
-# code.py's.
+# is a module of its own (rolit_bench.py), imported first and measured (@FIG harness: its code
+# and state), then the deployed code.py: free_top is a bare code.py's, free_import what the
+# game's imports leave without the harness. (Imported after the game, the harness made code.py's
+# collections take 37 ms instead of 28-29: where objects lie changes the collector's marking.)
 HEAP_CODE_PY = r'''import gc
 gc.collect()
 FREE_TOP = gc.mem_free()
-import rolit_main
-gc.collect()
-FREE_IMPORT = gc.mem_free()
 import rolit_bench
 gc.collect()
+HARNESS = FREE_TOP - gc.mem_free()
+import rolit_main
+gc.collect()
+FREE_IMPORT = gc.mem_free() + HARNESS
+rolit_bench.install()
 print("@FIG free_top %d" % FREE_TOP)
 print("@FIG free_import %d" % FREE_IMPORT)
-print("@FIG harness %d" % (FREE_IMPORT - gc.mem_free()))
+print("@FIG harness %d" % HARNESS)
 rolit_main.main()
 '''
 
 APP_HARNESS = r'''import gc
 import time
-from rolit_core.app import App, SELECT
-from hardware.pacing import Pacing
 
 GAMES = %(games)r
 MENU_MS = 2000
@@ -234,7 +238,6 @@ LOW_PACED = [gc.mem_free(), 0]  # lowest free after code.py's own collections, h
 GC = [0, 0, 0]  # collections, total us, worst us
 state = {"n": 0, "game": -1, "menu_at": None, "think_at": None, "moves": [], "last": None,
          "own": 0, "busy": False, "press": False, "after": []}
-_update = App.update
 
 
 def kind_of(app):
@@ -349,9 +352,6 @@ def timed(self, now_ms, events=()):
     return frame
 
 
-_collect = Pacing.collect
-
-
 def paced_collect(self, planned=False):
     # code.py's own collections (after a search, and planned mid-search ones): how long they
     # take and the free heap they leave. This harness collects nothing itself: a collection
@@ -376,8 +376,16 @@ def paced_collect(self, planned=False):
                 LOW[0] = free
 
 
-App.update = timed
-Pacing.collect = paced_collect
+def install():
+    # After code.py's imports: the game's classes, wrapped.
+    global SELECT, _update, _collect
+    from rolit_core.app import App, SELECT
+    from hardware.pacing import Pacing
+
+    _update = App.update
+    App.update = timed
+    _collect = Pacing.collect
+    Pacing.collect = paced_collect
 '''
 
 ATTRACT_HARNESS = r'''import gc
@@ -443,8 +451,8 @@ def part_heap_frames(report, games):
     report("heap: free at the top of code.py", "%d bytes" % f["free_top"])
     report("heap: free after code.py's imports", "%d bytes" % f["free_import"])
     harness = f.get("harness", 0)
-    report("heap: held by this bench's harness (its code and state, measured after import)",
-           "%d bytes" % harness)
+    report("heap: held by this bench's harness (its code and state, imported first; the figures "
+           "below are under it, --parts log gives the game's own without it)", "%d bytes" % harness)
     for seats in games:
         tag, level = _tag(seats)
         what = ("one human seat (SELECT) and %d %s" % (len(seats) - 1, level) if "human" in seats
@@ -452,13 +460,12 @@ def part_heap_frames(report, games):
                 else "seats " + "+".join(seats))
         low = f["low_free_" + tag]
         report("heap: lowest free in a game of %s (after code.py's collection after each move)"
-               % what, "%d bytes; %d without the harness" % (low, low + harness))
+               % what, "%d bytes" % low)
         report("heap: lowest free, same game, no collection (every 10 frames)",
                "%d bytes" % f["low_free_raw_" + tag])
         if "low_free_paced_" + tag in f:
             report("heap: lowest free after code.py's own collections (%d, mid-search too)"
-                   % f["collections_" + tag], "%d bytes; %d without the harness"
-                   % (f["low_free_paced_" + tag], f["low_free_paced_" + tag] + harness))
+                   % f["collections_" + tag], "%d bytes" % f["low_free_paced_" + tag])
         moves = result.lists.get("app-%s-%s" % (level, tag), [])
         report("app: %s answer time in the app, %s (ms, %d moves)" % (level, tag, len(moves)),
                _mean_worst(moves))
@@ -521,6 +528,55 @@ def part_ai(report, levels, players, games):
     report("ai: lowest free heap in those games (after a collection)",
            "%d bytes" % result.figures["free_low"])
     return result
+
+
+def _tap(pico, key, hold_ms=80, gap_ms=160):
+    pico.press(key)
+    pico.run(hold_ms)
+    pico.release(key)
+    pico.run(gap_ms)
+
+
+def play_unmodified(players, seed=11, timeout_ms=600000):
+    """The deployed files as they are, no harness: from the title, the menu's keys set
+    ``players`` seats with ``hard`` on all but the first, SELECT starts the game, and the human
+    seat plays by pressing SELECT (each turn the cursor starts on a legal cell) until the game
+    log prints the heap's lowest (``hardware.gamelog``). Returns ``(low_free,
+    low_free_searching, console)``, or ``(None, None, console)``."""
+    keys = ["select", "down"] + ["right"] * (players - 2) + ["down"]
+    for seat in range(1, players):
+        keys += ["down", "right", "right"]  # the seat's page: easy -> medium -> hard
+    keys.append("back")  # to the play page
+    with Emulator(files=deployed_files(settings={"ROLIT_SEED": seed})) as pico:
+        pico.run_until_text("controls:", BOOT_MS)
+        pico.run(1500)
+        for key in keys:
+            _tap(pico, key)
+        limit = pico.ms + timeout_ms
+        while pico.ms < limit and "heap: " not in pico.console:
+            _tap(pico, "select", 80, 320)
+            if "Traceback" in pico.console:
+                break
+        pico.run(200)
+        console = pico.console
+    for line in console.splitlines():
+        if line.startswith("heap: "):
+            words = line.replace("(", " ").split()
+            return int(words[1]), int(words[10]), console
+    return None, None, console
+
+
+def part_log(report, players):
+    for n in players:
+        low, searching, console = play_unmodified(n)
+        if low is None or "Traceback" in console or "MemoryError" in console:
+            report("log: FAILED, %dp" % n, "console ends: %s" % console[-800:])
+            continue
+        header = [line for line in console.splitlines() if line.startswith("game ")]
+        report("log: %s" % (header[-1] if header else "%dp" % n), "")
+        report("log: the unmodified code.py's own figures (game log), %dp: lowest free after a "
+               "collection, between searches / while a search ran" % n,
+               "%d / %d bytes" % (low, searching))
 
 
 def part_attract(report, minutes):
@@ -624,14 +680,15 @@ def part_xip(report):
            "%.0f-%.0f%%" % (100.0 * misses * low / cycles, 100.0 * misses * high / cycles))
 
 
-PARTS = ("boot", "heap", "ai", "attract", "xip")
+PARTS = ("boot", "heap", "log", "ai", "attract", "xip")
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.device", description=__doc__.split(
         "\n\n")[0])
     parser.add_argument("--parts", default=",".join(PARTS),
-                        help="comma-separated: boot, heap (heap and frames), ai, attract, xip")
+                        help="comma-separated: boot, heap (heap and frames), log (the unmodified "
+                        "code.py against hard, its own heap figures), ai, attract, xip")
     parser.add_argument("--levels", default=",".join(LEVELS), help="for ai: easy,medium,hard")
     parser.add_argument("--players", default="2,4", help="for ai and heap: 2,4")
     parser.add_argument("--seats", default="both", choices=("hard", "human", "both"),
@@ -670,6 +727,8 @@ def main(argv=None):
         if args.seats in ("human", "both"):
             games += [("human",) + ("hard",) * (n - 1) for n in players]
         part_heap_frames(report, games)
+    if "log" in parts:
+        part_log(report, players)
     if "ai" in parts:
         part_ai(report, levels, players, args.games)
     if "attract" in parts:

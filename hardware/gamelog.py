@@ -8,6 +8,10 @@
 
 ``GameLog(print).update(app)`` after every ``app.update``; it only looks closer when the app
 reports a cue (a ball placed, a game started, moves undone...), so it costs nothing in between.
+Given ``heap`` (code.py's ``hardware.pacing.Pacing``), each result is followed by the least the
+heap had free after a collection during that game::
+
+    heap: 64512 bytes free at the lowest after a collection (58448 while a search ran)
 """
 
 LETTERS = ".RYGB"
@@ -15,8 +19,9 @@ NAMES = ("empty", "red", "yellow", "green", "blue")
 
 
 class GameLog:
-    def __init__(self, write=print):
+    def __init__(self, write=print, heap=None):
         self.write = write
+        self.heap = heap
         self._game = None
         self._count = 0
         self._over = False
@@ -59,6 +64,8 @@ class GameLog:
         rounds = ""
         if match is not None and match.rounds > 1:
             rounds = ", round %d of %d" % (match.round, match.rounds)
+        if self.heap is not None:
+            self.heap.reset_lows()
         self.write("game %d%s: %d players on %dx%d - %s; %s starts" % (
             self._games, rounds, game.players, game.size, game.size, ", ".join(seats),
             NAMES[game.first]))
@@ -97,3 +104,7 @@ class GameLog:
             verdict = "shared by " + " and ".join(
                 ["+".join([NAMES[c] for c in game.seat_colours[s]]) for s in winners])
         self.write("round over: %s - %s" % (", ".join(parts), verdict))
+        heap = self.heap
+        if heap is not None and heap.low_free:
+            self.write("heap: %d bytes free at the lowest after a collection (%d while a search "
+                       "ran)" % (heap.low_free, heap.low_free_searching))

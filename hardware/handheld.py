@@ -15,7 +15,6 @@ Nothing here raises for a wrong setting or a missing part: each problem becomes 
 or is left out. The game then runs with what there is.
 """
 
-from .storage import open_storage
 
 # The parts are built by hardware.parts, which imports hardware.config, buzzer, joystick and
 # onebutton where they are needed: a device without a buzzer, a joystick or one-button play never
@@ -89,6 +88,8 @@ class Handheld:
             from .parts import build
 
             build(self, board)
+        from .parts import open_storage
+
         self.storage, message = open_storage(settings.storage, settings.save_file,
                                              settings.nvm_offset)
         if message:

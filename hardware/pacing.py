@@ -159,6 +159,16 @@ class Pacing:
         self._phase = None      # the app's phase after the last update
         self.collections = 0    # how many collections this made (for the figures)
         self.stops = 0          # how many slices the clock ended (for the figures)
+        # The least the heap had free after a collection since reset_lows() (0: none yet), where
+        # mem_free is given: after the collections between searches (after each move), and
+        # after the ones planned while a search holds its tables. The game log prints them.
+        self.low_free = 0
+        self.low_free_searching = 0
+
+    def reset_lows(self):
+        """Start ``low_free`` and ``low_free_searching`` again (a new game)."""
+        self.low_free = 0
+        self.low_free_searching = 0
 
     def collect(self, planned=False):
         """Collect now (``planned``: mid-search, in a frame that does not search). The heap is
@@ -172,7 +182,13 @@ class Pacing:
         else:
             before = self._mem_free()
             self._collect()
-            room.collected(before, self._mem_free())
+            free = self._mem_free()
+            room.collected(before, free)
+            if planned:
+                if not self.low_free_searching or free < self.low_free_searching:
+                    self.low_free_searching = free
+            elif not self.low_free or free < self.low_free:
+                self.low_free = free
 
     def over(self):
         """True once this frame's time for thinking is up (the search asks between nodes, and

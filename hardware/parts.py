@@ -1,4 +1,5 @@
-"""Builds the handheld's parts from the settings: the matrix, the controls and the buzzer.
+"""Builds the handheld's parts from the settings: the matrix, the controls and the buzzer, and
+opens the storage (``open_storage``, also ``hardware.storage.open_storage``).
 
 Only ``Handheld()`` uses this, once, at start; ``code.py`` then forgets the module so that the
 collector can free its code. Each problem becomes a message in ``handheld.errors`` and the part
@@ -7,6 +8,7 @@ falls back or is left out (see ``hardware.handheld``).
 
 from .inputs import Buttons
 from .matrix import Matrix
+from .storage import NoStorage, NvmStorage
 
 
 def build(handheld, board):
@@ -146,3 +148,38 @@ def _make_buzzer(handheld, board):
         handheld.buzzer = Buzzer(pin, settings.volume)
     except Exception as error:
         handheld.errors.append("buzzer: %s" % (error,))
+
+
+def open_storage(kind="nvm", path="/rolit.sav", offset=0, microcontroller=None, need=None):
+    """The storage ``kind`` asks for, falling back from nvm to a file where the board has no nvm
+    or too little for two copies of ``need`` bytes (default: the largest save the menu allows,
+    ``rolit_core.save.MENU_LARGEST``). Returns ``(storage, message)``; ``message`` says why it
+    fell back, or None."""
+    if kind == "none":
+        return NoStorage(), None
+    message = None
+    if kind == "nvm":
+        if need is None:
+            from rolit_core.save import MENU_LARGEST as need
+        nvm = None
+        try:
+            if microcontroller is None:
+                import microcontroller
+            nvm = getattr(microcontroller, "nvm", None)
+        except ImportError:
+            pass
+        if nvm is None:
+            message = "no microcontroller.nvm here: saving to %s" % path
+        else:
+            try:
+                store = NvmStorage(nvm, offset)
+                if store.capacity >= need:
+                    return store, None
+                message = ("nvm too small: from offset %d it holds two copies of %d bytes, a "
+                           "save can need %d (ROLIT_NVM_OFFSET): saving to %s"
+                           % (offset, store.capacity, need, path))
+            except ValueError as error:
+                message = "%s: saving to %s" % (error, path)
+    from .filestore import FileStorage
+
+    return FileStorage(path), message

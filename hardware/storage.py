@@ -250,46 +250,16 @@ class NoStorage:
         pass
 
 
-def open_storage(kind="nvm", path="/rolit.sav", offset=0, microcontroller=None, need=None):
-    """The storage ``kind`` asks for, falling back from nvm to a file where the board has no nvm
-    or too little for two copies of ``need`` bytes (default: the largest save the menu allows,
-    ``rolit_core.save.MENU_LARGEST``). Returns ``(storage, message)``; ``message`` says why it
-    fell back, or None."""
-    if kind == "none":
-        return NoStorage(), None
-    message = None
-    if kind == "nvm":
-        if need is None:
-            from rolit_core.save import MENU_LARGEST as need
-        nvm = None
-        try:
-            if microcontroller is None:
-                import microcontroller
-            nvm = getattr(microcontroller, "nvm", None)
-        except ImportError:
-            pass
-        if nvm is None:
-            message = "no microcontroller.nvm here: saving to %s" % path
-        else:
-            try:
-                store = NvmStorage(nvm, offset)
-                if store.capacity >= need:
-                    return store, None
-                message = ("nvm too small: from offset %d it holds two copies of %d bytes, a "
-                           "save can need %d (ROLIT_NVM_OFFSET): saving to %s"
-                           % (offset, store.capacity, need, path))
-            except ValueError as error:
-                message = "%s: saving to %s" % (error, path)
-    from .filestore import FileStorage
-
-    return FileStorage(path), message
-
-
 def __getattr__(name):
     """``FileStorage``, ``parse`` and ``unframe``, loaded from ``hardware.filestore`` on first use
-    (a board saving to nvm never compiles them)."""
+    (a board saving to nvm never compiles them), and ``open_storage``, from ``hardware.parts``
+    (only the start opens the storage; code.py then forgets that module)."""
     if name in ("FileStorage", "parse", "unframe"):
         from . import filestore
 
         return getattr(filestore, name)
+    if name == "open_storage":
+        from .parts import open_storage
+
+        return open_storage
     raise AttributeError(name)

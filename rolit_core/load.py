@@ -146,3 +146,33 @@ def decode_state(data, settings):
         if index < len(rounds_moves) - 1 and not match.game.over:
             raise SaveError("an earlier round is not finished")
     return match, kinds, time_limit, hints, rounds_moves[:-1], first_choice, clock
+
+
+def settings_from_bytes(settings, data):
+    """``menu.Settings.from_bytes``: set ``settings`` from ``to_bytes`` output; raises
+    ``ValueError`` (changing nothing) if invalid."""
+    from .menu import KINDS, TIES, TIMES
+
+    if len(data) != 14:
+        raise ValueError("settings are %d bytes, expected 14" % len(data))
+    players, size, teams, rounds = data[0], data[5], data[6], data[7]
+    time, tie, first, hints, bright, blind = data[8], data[9], data[10], data[11], data[12], data[13]
+    if (not 1 <= players <= 4 or size not in (4, 6, 8) or teams > 1 or not 1 <= rounds <= 7
+            or time > 2 or tie > 1 or first > 4 or hints > 1 or not 1 <= bright <= 5
+            or blind > 1):
+        raise ValueError("settings value out of range")
+    for seat in range(4):
+        if data[1 + seat] >= len(KINDS):
+            raise ValueError("unknown seat kind")
+    settings.players = players
+    settings.seats = [KINDS[data[1]], KINDS[data[2]], KINDS[data[3]], KINDS[data[4]]]
+    settings.size = size
+    settings.teams = bool(teams)
+    settings.rounds = rounds
+    settings.time_limit = TIMES[time]
+    settings.tie = TIES[tie]
+    settings.first = first or None
+    settings.hints = bool(hints)
+    settings.brightness = bright
+    settings.colour_blind = bool(blind)
+    settings.fix()

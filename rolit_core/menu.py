@@ -94,29 +94,9 @@ class Settings:
 
     def from_bytes(self, data):
         """Set from ``to_bytes`` output; raises ``ValueError`` (changing nothing) if invalid."""
-        if len(data) != 14:
-            raise ValueError("settings are %d bytes, expected 14" % len(data))
-        players, size, teams, rounds = data[0], data[5], data[6], data[7]
-        time, tie, first, hints, bright, blind = data[8], data[9], data[10], data[11], data[12], data[13]
-        if (not 1 <= players <= 4 or size not in (4, 6, 8) or teams > 1 or not 1 <= rounds <= 7
-                or time > 2 or tie > 1 or first > 4 or hints > 1 or not 1 <= bright <= 5
-                or blind > 1):
-            raise ValueError("settings value out of range")
-        for seat in range(4):
-            if data[1 + seat] >= len(KINDS):
-                raise ValueError("unknown seat kind")
-        self.players = players
-        self.seats = [KINDS[data[1]], KINDS[data[2]], KINDS[data[3]], KINDS[data[4]]]
-        self.size = size
-        self.teams = bool(teams)
-        self.rounds = rounds
-        self.time_limit = TIMES[time]
-        self.tie = TIES[tie]
-        self.first = first or None
-        self.hints = bool(hints)
-        self.brightness = bright
-        self.colour_blind = bool(blind)
-        self.fix()
+        from .load import settings_from_bytes  # read only when a save is loaded
+
+        settings_from_bytes(self, data)
 
 
 def pages(settings):

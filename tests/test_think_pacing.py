@@ -113,18 +113,20 @@ class FakeApp:
 
 
 class Heap:
-    """A heap that fills by ``per_node`` bytes for every node searched, and a collector."""
+    """A heap that fills by ``per_node`` bytes for every node searched, and a collector that
+    frees all but ``live`` bytes."""
 
     def __init__(self, size, per_node):
         self.size = size
         self.per_node = per_node
         self.used = 0
+        self.live = 0
         self.collections = 0
         self.overflows = 0
 
     def collect(self):
         self.collections += 1
-        self.used = 0
+        self.used = self.live
 
     def mem_free(self):
         return self.size - self.used
@@ -375,3 +377,59 @@ def test_after_every_move_played_the_next_frame_collects():
         pacing.after(app)
     assert pacing.collections == 1  # once per move
 
+
+
+def test_the_lowest_free_heap_after_collections_is_kept_apart_for_searches_and_reset():
+    heap = Heap(size=64000, per_node=250)
+    pacing = Pacing(heap.collect, heap.mem_free, target_ms=30, margin=16000)
+    assert (pacing.low_free, pacing.low_free_searching) == (0, 0)  # nothing measured yet
+    heap.live = 30000
+    pacing.collect()                 # between searches: 34000 free
+    heap.live = 38000
+    pacing.collect(planned=True)     # while a search holds its tables: 26000
+    heap.live = 32000
+    pacing.collect()                 # 32000: the lowest between searches
+    heap.live = 20000
+    pacing.collect()                 # more free: the lowest stays
+    assert (pacing.low_free, pacing.low_free_searching) == (32000, 26000)
+    pacing.reset_lows()
+    assert (pacing.low_free, pacing.low_free_searching) == (0, 0)
+
+
+def test_the_game_log_ends_each_game_with_the_heaps_lowest():
+    from hardware.gamelog import GameLog
+    from rolit_core.app import App
+
+    heap = Heap(size=64000, per_node=250)
+    pacing = Pacing(heap.collect, heap.mem_free, target_ms=30, margin=16000)
+    pacing.low_free = 1  # an earlier game's: forgotten when this one's header is written
+    lines = []
+    log = GameLog(lines.append, pacing)
+    app = App(seed=4)
+    app.start(seats=("easy", "easy"))
+    log.update(app)
+    assert pacing.low_free == 0 and lines[0].startswith("game 1: 2 players")
+    now = 0
+    while not lines[-1].startswith("heap: "):
+        now += 40
+        app.update(now)
+        log.update(app)
+        heap.live = 20000 + 100 * len(app.game.board.moves)
+        pacing.collect()
+        assert now < 600000
+    lowest = 64000 - 20000 - 100 * len(app.game.board.moves)
+    assert lines[-2].startswith("round over: ")
+    assert lines[-1] == ("heap: %d bytes free at the lowest after a collection (0 while a search "
+                         "ran)" % lowest)
+    # Without a heap to ask (CPython), no such line.
+    plain = []
+    quiet = GameLog(plain.append, Pacing(heap.collect, None))
+    app.start(seats=("easy", "easy"))
+    quiet.update(app)
+    while not plain[-1].startswith("round over: ") and now < 1200000:
+        now += 40
+        app.update(now)
+        quiet.update(app)
+    app.update(now + 40)
+    quiet.update(app)
+    assert plain[-1].startswith("round over: ")

@@ -45,15 +45,13 @@ class Geometry:
                     step = dr * size + dc
                     onboard[cell] |= 1 << d
                     first = cell + step
-                    if _TUPLE_RAYS:
-                        lines[d] = tuple(range(first, cell + step * (length + 1), step))
-                    elif length == 1:
+                    if length == 1 and not _TUPLE_RAYS:
                         ray = single[first]
                         if ray is None:
                             ray = single[first] = range(first, first + 1)
-                        lines[d] = ray
                     else:
-                        lines[d] = range(first, cell + step * (length + 1), step)
+                        ray = range(first, cell + step * (length + 1), step)
+                    lines[d] = tuple(ray) if _TUPLE_RAYS else ray
                 else:
                     lines[d] = ()
             rays[cell] = tuple(lines)

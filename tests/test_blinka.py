@@ -19,7 +19,8 @@ import pytest
 
 from hardware.filestore import parse
 from hardware.handheld import SETTINGS_ERROR, error_frame
-from rolit_core.app import App, BACK, DOWN, LEFT, RIGHT, SELECT, UP
+from rolit_core.app import App, DOWN, LEFT, RIGHT, SELECT, UP
+from test_hardware_code import seed_where_red_starts
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HARNESS = os.path.join(ROOT, "tests", "blinka_harness.py")
@@ -114,17 +115,8 @@ def expected_events(low, frames):
     return timeline
 
 
-def red_starts_seed():
-    for seed in range(100):
-        app = App(seed=seed)
-        app.start(seats=("human", "easy"))
-        if app.game.first == 1:
-            return seed
-    raise AssertionError("no seed found")
-
-
 def test_handheld_under_blinka_plays_frames_sounds_and_saves_a_move(tmp_path):
-    seed = red_starts_seed()
+    seed = seed_where_red_starts()
     frames = 180
     # title -> menu -> play (the menu opens on its play page); the cursor starts on a legal
     # cell, every arrow takes it two rows down to another (DOWN, DOWN, RIGHT, DOWN, UP, LEFT);
@@ -174,7 +166,7 @@ def test_code_py_main_loop_under_blinka_sends_every_frame_it_draws(tmp_path):
                 '"Dx_INPUT_TRUE_PULL_UP"\nROLIT_PIN_LEFT = "Dx_INPUT_TRUE_PULL_DOWN"\n'
                 'ROLIT_PIN_RIGHT = "Dx_OUTPUT"\nROLIT_PIN_SELECT = "Dx_INPUT_TOGGLE"\n'
                 'ROLIT_PIN_BACK = ""\nROLIT_STORAGE = "nvm"\nROLIT_MAX_FRAMES = 300\n'
-                'ROLIT_SEED = %d\n' % red_starts_seed())
+                'ROLIT_SEED = %d\n' % seed_where_red_starts())
     result, out = blinka(tmp_path, "code", settings, {"low": {}})
 
     assert_blinka_only(result["modules"])
@@ -205,6 +197,17 @@ def test_held_button_on_blinkas_low_pin_reaches_the_game(tmp_path):
     assert result["errors"] == []
     assert [events for _, events, _ in result["updates"]] == [[[SELECT, True]], [], [], [], []]
     assert result["storage"] == "NoStorage"
+
+
+def test_one_button_under_blinka_long_press_is_select(tmp_path):
+    """OneButton polls its pin through hardware.pinkeys too: held 600 ms, SELECT goes down."""
+    settings = (PLAIN + 'ROLIT_INPUT = "onebutton"\nROLIT_PIN_SELECT = "Dx_INPUT_TRUE"\n'
+                'ROLIT_STORAGE = "none"\n')
+    low = {"Dx_INPUT_TRUE": [[100, 900]]}
+    result, _ = blinka(tmp_path, "handheld", settings, {"frames": 50, "low": low})
+    assert result["errors"] == [] and result["scanners"] == ["hardware.pinkeys"]
+    events = {now: events for now, events, _ in result["updates"] if events}
+    assert events == {700: [[SELECT, True]], 900: [[SELECT, False]]}
 
 
 @pytest.mark.parametrize("flags, why", [

@@ -44,21 +44,6 @@ def print_error(error):
         print("%s: %s" % (type(error).__name__, error))
 
 
-def board_problem():
-    """Why this machine is not a handheld, in a few words, or None: ``import board`` fails
-    (plain Python on a PC, Blinka on a machine it does not know, a Pi without its GPIO
-    libraries), or it is Blinka's board for a PC, which has no GPIO pins."""
-    try:
-        import board
-    except Exception as error:  # ImportError; Blinka raises NotImplementedError, RuntimeError
-        lines = [line.strip() for line in str(error).split("\n") if line.strip()]
-        return "import board failed (%s%s)" % (type(error).__name__,
-                                               ": " + lines[0] if lines else "")
-    if getattr(board, "board_id", None) == "GENERIC_LINUX_PC":
-        return "Blinka sees a PC without GPIO pins"
-    return None
-
-
 def wait(ms):
     """Wait ``ms`` milliseconds by the same clock the game uses."""
     start = ticks_ms()
@@ -130,6 +115,10 @@ def main():
     gc.collect()  # the garbage of compiling the modules, before the long-lived objects come
     from hardware import startup
 
+    problem = startup.not_a_board()
+    if problem:  # a PC: one line, not a game without LEDs and buttons
+        print(problem, file=sys.stderr)
+        sys.exit(1)
     settings = startup.load_settings()
     gc.collect()  # what reading the settings left, before the drivers compile
     handheld = Handheld(settings, KEYS)
@@ -168,10 +157,4 @@ def main():
 
 
 if __name__ == "__main__":
-    problem = board_problem()
-    if problem:
-        print("code.py wants a board: a CircuitPython board, or a Raspberry Pi with Blinka "
-              "(docs/hardware.md); on a PC, BLINKA_OS_AGNOSTIC=1 runs it on Blinka's mock pins "
-              "and `make play` plays the simulator. Here: %s." % problem, file=sys.stderr)
-        sys.exit(1)
     main()

@@ -6,7 +6,8 @@
 ``settings.toml`` and ``script.json``, so that ``board``, ``digitalio``, ``pwmio``,
 ``neopixel_write``, ``microcontroller`` are Blinka's and ``neopixel`` / ``adafruit_pixelbuf``
 the pinned pip packages; nothing of ``tests/`` is importable here (``tests/micropython.py``
-would shadow the name ``micropython``). Three things are hooked, each at its own boundary:
+would shadow the name ``micropython``). ``App.update`` is wrapped to record what the game drew,
+and three things are hooked, each at its own boundary:
 
 - ``neopixel_write.neopixel_write`` (Blinka's, wrapped before ``neopixel`` imports it): every
   buffer that would go out on the wire is recorded;

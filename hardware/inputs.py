@@ -13,8 +13,8 @@ names them (``rolit_core.app.UP``...), so the drivers know nothing about the gam
 
 Buttons go through the built-in ``keypad`` module, which debounces them in the background; under
 Blinka (a Raspberry Pi, a PC) ``hardware.pinkeys`` reads the pins through ``digitalio`` at each
-poll instead. Held keys listed in ``Repeat(..., keys)`` auto-repeat: another ``(key, True)`` after ``delay_ms``, then
-one every ``every_ms``, until released.
+poll instead. Held keys listed in ``Repeat(..., keys)`` auto-repeat: another ``(key, True)``
+after ``delay_ms``, then one every ``every_ms``, until released.
 
 ``Joystick`` (``hardware.joystick``) and ``OneButton`` (``hardware.onebutton``) live in their own
 modules, so a device with buttons never loads their code; ``from hardware.inputs import Joystick``

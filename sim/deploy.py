@@ -182,6 +182,9 @@ def plan(dest, preset="pico"):
             put(relative, _read(source))
     for dist_name, version, name, source in library_files():
         put("lib/" + name, _read(source), "%s %s" % (dist_name, version))
+    if preset == "blinka_pi":
+        for relative, data, note in blinka_pi_files(dest):
+            put(relative, data, note)
     # What an earlier deploy wrote and the game no longer has: removed if unchanged.
     for relative in sorted(manifest):
         if relative in wanted or not _inside(relative):
@@ -242,6 +245,38 @@ def plan(dest, preset="pico"):
             _check_place(dest, os.path.relpath(target, dest).replace(os.sep, "/") + TEMPORARY)
     _check_place(dest, MANIFEST)
     return actions
+
+
+def blinka_pi_files(dest):
+    """The Raspberry Pi's own files for ``--preset blinka_pi``: ``(relative path, data, note)``
+    for the systemd unit ``rolit-handheld.service``, which starts the game in ``dest`` at boot
+    and after a crash; its note lists the commands that install it (docs/hardware.md)."""
+    folder = os.path.abspath(dest)
+    for char in " \t\n\"'\\%$;":
+        if char in folder:
+            raise DeployError("a systemd unit cannot run the game from %r (it has %r): deploy "
+                              "to a plain folder such as ~/rolit" % (folder, char))
+    unit = _read(os.path.join(ROOT, "hardware", "systemd", "rolit-handheld.service"))
+    pins = []
+    for name in ("Adafruit-Blinka", "adafruit-circuitpython-neopixel",
+                 "adafruit-circuitpython-pixelbuf"):
+        try:
+            pins.append("%s==%s" % (name, importlib.metadata.version(name)))
+        except importlib.metadata.PackageNotFoundError:
+            raise DeployError("%s is not installed: run `make setup` first" % name)
+    # What Blinka asks for on a Pi (adafruit_blinka/platform_dependencies.py).
+    pi = '"gpiod>=2.2.2,<3" "Adafruit-Blinka-Raspberry-Pi-PWM>=1.0.2"'
+    steps = ("the systemd unit; on the Pi, once (docs/hardware.md):",
+             "python3 -m venv %s/.venv" % folder,
+             "%s/.venv/bin/pip install %s %s" % (folder, " ".join(pins), pi),
+             "%s/.venv/bin/pip install \"rpi_ws281x>=4.0.0\"    # Pi 1-4" % folder,
+             "%s/.venv/bin/pip install Adafruit-Blinka-Raspberry-Pi5-Neopixel    # Pi 5" % folder,
+             "sudo cp %s/rolit-handheld.service /etc/systemd/system/" % folder,
+             "sudo systemctl daemon-reload && sudo systemctl enable --now rolit-handheld",
+             "stop it: sudo systemctl stop rolit-handheld; its log: journalctl -u "
+             "rolit-handheld -f")
+    return [("rolit-handheld.service", unit.replace(b"{folder}", folder.encode()),
+             "\n          ".join(steps))]
 
 
 def circuitpython_version(dest):

@@ -127,7 +127,8 @@ def _record_items(text):
         if _binary(line):
             if not seen:
                 raise ValueError(NOT_A_RECORD)
-            raise ValueError("line %d: binary data, neither a header nor moves" % number)
+            raise ValueError("line %d: not text (binary, or not UTF-8): neither a header nor moves"
+                             % number)
         seen = True
         colon = line.find(":")
         if colon > 0 and line[:colon].strip().lower() in _HEADER_KEYS:

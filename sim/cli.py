@@ -10,12 +10,20 @@ import argparse
 import os
 import sys
 
-from .device import open_temporary
+from .userfiles import UserFileError, read_input, regular_file, write_atomically, write_new
 
 LEVELS = ("easy", "medium", "hard", "expert")
 SEATS = ("human",) + LEVELS
 INTERRUPTED = 130        # the exit status of a program stopped by Ctrl-C (128 + SIGINT)
 MAX_RECORD_BYTES = 1 << 20  # a whole match's record is a few KB
+MAX_SETTINGS_BYTES = 1 << 16
+MAX_SETTINGS_MESSAGES = 10  # then a count: a wrong file must not scroll the screen away
+MAX_ROUNDS = 7              # the menu's limit, so a match from the command line is one it shows
+MAX_WINDOW = (7680, 4320)   # 8K: a bigger window is a typo (16384x16384 takes 2.4 GB)
+PIXEL_ORDERS = ("GRB", "RGB", "BRG", "RBG", "GBR", "BGR", "GRBW", "RGBW")
+RECORD_HEADER = "# Rolit game record"  # the first line of every record this program writes
+IMAGE_MAGIC = (b"\x89PNG", b"BM", b"\xff\xd8\xff")
+DEFAULT_FPS = 60
 IMAGE_TYPES = (".png", ".bmp", ".tga", ".jpg", ".jpeg")
 APP_FOLDER = "rolit-handheld"
 
@@ -55,8 +63,9 @@ def parse_window_size(text):
         size = None
     if not sep or size is None:
         raise argparse.ArgumentTypeError("%r is not WIDTHxHEIGHT, like 1200x800" % text)
-    if not (160 <= size[0] <= 16384 and 120 <= size[1] <= 16384):
-        raise argparse.ArgumentTypeError("%s is out of range: 160x120 to 16384x16384" % text)
+    if not (160 <= size[0] <= MAX_WINDOW[0] and 120 <= size[1] <= MAX_WINDOW[1]):
+        raise argparse.ArgumentTypeError("%s is out of range: 160x120 to %dx%d"
+                                         % (text, MAX_WINDOW[0], MAX_WINDOW[1]))
     return size
 
 
@@ -85,8 +94,8 @@ def parser():
                            "separated (e.g. human,hard or hard,hard,medium,easy)")
     game.add_argument("--size", type=int, choices=(8, 6, 4), help="board size (default 8)")
     game.add_argument("--teams", action="store_true", help="two colours each (2 players)")
-    game.add_argument("--rounds", type=_number(1, 99), metavar="N",
-                      help="rounds in the match, 1-99 (default 1)")
+    game.add_argument("--rounds", type=_number(1, MAX_ROUNDS, " (the menu's limit)"),
+                      metavar="N", help="rounds in the match, 1-%d (default 1)" % MAX_ROUNDS)
     game.add_argument("--tie", choices=("shared", "none"), help="round tie rule (default shared)")
     game.add_argument("--time-limit", type=int, choices=(0, 30, 60), metavar="S",
                       help="seconds per move: 0 (off), 30 or 60")
@@ -108,7 +117,8 @@ def parser():
     drv.add_argument("--layout", choices=("rows", "serpentine"))
     drv.add_argument("--rotation", type=int, choices=(0, 90, 180, 270))
     drv.add_argument("--mirror", action="store_true", default=None)
-    drv.add_argument("--pixel-order", choices=("GRB", "RGB", "BRG", "RBG", "GBR", "BGR"))
+    drv.add_argument("--pixel-order", choices=PIXEL_ORDERS,
+                     help="the order the driver sends (GRBW, RGBW: RGBW strips such as SK6812)")
     drv.add_argument("--gamma", type=_number(10, 40), metavar="TENTHS",
                      help="22 = 2.2 (default), 10 = none; 10-40")
     drv.add_argument("--brightness", type=_number(0, 100, " percent"), metavar="PERCENT",
@@ -119,16 +129,17 @@ def parser():
     pan.add_argument("--panel-layout", choices=("rows", "serpentine"))
     pan.add_argument("--panel-rotation", type=int, choices=(0, 90, 180, 270))
     pan.add_argument("--panel-mirror", action="store_true", default=None)
-    pan.add_argument("--panel-order", choices=("GRB", "RGB", "BRG", "RBG", "GBR", "BGR"),
-                     help="colour order of the panel's chips (default GRB, as WS2812B)")
+    pan.add_argument("--panel-order", choices=PIXEL_ORDERS,
+                     help="colour order of the panel's chips (default GRB, as WS2812B; "
+                          "for a GRBW or RGBW driver the driver's order, as SK6812 RGBW)")
     view = p.add_argument_group("display")
-    view.add_argument("--fps", type=_number(1, 240), default=60,
-                      help="frames per second, 1-240 (default 60)")
+    view.add_argument("--fps", type=_number(1, 240),
+                      help="frames per second, 1-240 (default %d)" % DEFAULT_FPS)
     view.add_argument("--no-labels", action="store_true", help="hide the a-h / 1-8 labels")
     view.add_argument("--fullscreen", action="store_true")
     view.add_argument("--window-size", type=parse_window_size, metavar="WxH",
                       help="initial window size, e.g. 1200x800")
-    view.add_argument("--colours", choices=("auto", "24bit", "256"), default="auto",
+    view.add_argument("--colours", choices=("auto", "24bit", "256"),
                       help="terminal colours (default: 24-bit unless the terminal lacks it)")
     view.add_argument("--sound", type=_number(1, 100), nargs="?", const=50, metavar="VOLUME",
                       help="play the buzzer's cues on the speaker (volume 1-100, default 50)")
@@ -158,20 +169,19 @@ def default_storage_path(environ=None, platform=None):
 def driver_settings(args):
     """The Matrix keyword arguments (plus ``pixel_order``) and the panel settings."""
     driver = {"brightness": 100}
-    if args.settings == "":
-        raise SystemExit("python -m sim: --settings needs a file name")
-    if args.settings:
+    if args.settings is not None:
         from hardware import config
-        if not os.path.exists(args.settings):
-            raise SystemExit("no such settings file: %s" % args.settings)
-        if os.path.isdir(args.settings):
-            raise SystemExit("--settings %s is a folder, not a settings.toml" % args.settings)
+        check_settings_file(args.settings)
         try:
             settings = config.load(getenv=lambda key: None, path=args.settings)
-        except (OSError, ValueError) as error:  # unreadable, or text that is not UTF-8
-            raise SystemExit("cannot read the settings in %s: %s" % (args.settings, error))
-        for message in settings.errors:
+        except (OSError, ValueError) as error:  # changed since the check
+            _fail("--settings %s: cannot read it (%s)" % (args.settings, error))
+        for message in settings.errors[:MAX_SETTINGS_MESSAGES]:
             print("settings: " + message, file=sys.stderr)
+        if len(settings.errors) > MAX_SETTINGS_MESSAGES:
+            print("settings: ... and %d more problems in %s"
+                  % (len(settings.errors) - MAX_SETTINGS_MESSAGES, args.settings),
+                  file=sys.stderr)
         driver = {"layout": settings.matrix_layout, "rotation": settings.matrix_rotation,
                   "mirror": settings.matrix_mirror, "gamma": settings.matrix_gamma,
                   "brightness": settings.brightness, "max_current_ma": settings.max_current_ma,
@@ -189,6 +199,15 @@ def driver_settings(args):
         if value is not None:
             panel[key] = value
     return driver, panel
+
+
+def check_settings_file(path):
+    """A ``--settings`` file must be a regular file of UTF-8 text of at most 64 KB (the device's
+    own is a few hundred bytes): else one line, before anything runs."""
+    try:
+        read_input("--settings", path, MAX_SETTINGS_BYTES, "a settings.toml")
+    except UserFileError as error:
+        _fail(str(error))
 
 
 def start_options(args):
@@ -225,16 +244,22 @@ def display_available(environ=None):
 
 
 class Recorder:
-    """Writes the record of the game in play to a file whenever a move was made. In a match of
-    several rounds, each finished round stays in ``FILE.roundN``. A failed write is kept in
-    ``failure`` (shown on screen) and tried again at the next move; it never stops the game."""
+    """Writes the record of the game in play to ``FILE`` whenever a move was made (a whole new
+    file renamed over the old one). Each finished round of a match is kept in ``FILE.roundN``,
+    ``N`` being its number in the match, so a match resumed in round 2 goes on with
+    ``FILE.round2``. A round file is never written over: a name taken by another file (an
+    earlier match's) gives ``FILE.roundN-2`` (``-3``...), said in ``notes``. A failed write is
+    kept in ``failure`` (shown on screen) and tried again at the next update; it never stops
+    the game."""
 
     def __init__(self, path):
         self.path = path
         self.game = None
+        self.round = 1
         self.plies = -1
-        self.rounds = 0
         self.failure = None
+        self.pending = []  # (game, round) of finished rounds not yet in their file
+        self.notes = []    # round files that went to another name than FILE.roundN
 
     def update(self, app):
         game = getattr(app, "game", None)
@@ -242,26 +267,70 @@ class Recorder:
             return
         if game is not self.game:
             if self.game is not None and self.plies > 0:
-                self.rounds += 1
-                self._write(self.path + ".round%d" % self.rounds, self.game)
+                self.pending.append((self.game, self.round))
             self.game = game
+            match = getattr(app, "match", None)
+            self.round = match.round if match is not None and match.game is game else 1
             self.plies = -1
+        while self.pending and self._keep_round(*self.pending[0]):
+            del self.pending[0]
         plies = len(game.board.moves)
         if plies != self.plies:
             self.plies = plies
-            self._write(self.path, game)
+            text = game.record()
+            if self._write(self.path, text):
+                self.failure = None
+            else:
+                self.plies = -1  # try again at the next update
 
-    def _write(self, path, game):
-        path = os.path.realpath(path)  # through a link to its file: the link stays
-        temporary = path + ".tmp"
+    def _keep_round(self, game, number):
+        text = game.record()
+        name = "%s.round%d" % (self.path, number)
+        for attempt in range(1, 100):
+            candidate = name if attempt == 1 else "%s-%d" % (name, attempt)
+            if _holds(candidate, text):
+                return True  # kept already (the same round of the same match)
+            try:
+                kept = write_new(candidate, _text_writer(text))
+            except OSError as error:
+                self.failure = "record of round %d not written to %s: %s" % (
+                    number, candidate, error.strerror or error)
+                return False
+            if kept:
+                if attempt > 1:
+                    self.notes.append("record of round %d in %s (%s is another game's)"
+                                      % (number, candidate, name))
+                return True
+        self.failure = "record of round %d not written: %s-2 to -99 are all taken" % (number,
+                                                                                    name)
+        return False
+
+    def _write(self, path, text):
         try:
-            with os.fdopen(open_temporary(temporary), "w") as file:
-                file.write(game.record())
-            os.replace(temporary, path)
+            write_atomically(path, _text_writer(text))
         except OSError as error:
-            self.failure = "record not written to %s: %s" % (path, error.strerror or error)
-            return
-        self.failure = None
+            self.failure = "record not written to %s: %s" % (os.path.realpath(path),
+                                                            error.strerror or error)
+            return False
+        return True
+
+
+def _text_writer(text):
+    def write(path):
+        with open(path, "w", encoding="utf-8", newline="\n") as file:
+            file.write(text)
+    return write
+
+
+def _holds(path, text):
+    """Whether ``path`` is a file whose content is exactly ``text``."""
+    try:
+        if not os.path.isfile(path) or os.path.getsize(path) > 4 * len(text) + 16:
+            return False
+        with open(path, "rb") as file:
+            return file.read() == text.encode("utf-8")
+    except OSError:
+        return False
 
 
 def position_frame(game):
@@ -314,33 +383,55 @@ def check_output(option, path, image=False):
         _fail("%s %s: cannot write in %s (%s)" % (option, path, folder, error.strerror or error))
     if os.path.exists(path) and not os.access(path, os.W_OK):
         _fail("%s %s: the file is read-only" % (option, path))
+    if os.path.exists(path) and os.path.getsize(path) and \
+            not (_is_picture(path) if image else _is_record(path)):
+        _fail("%s %s exists and is not %s: left untouched (delete it or give another name)"
+              % (option, path, "a picture" if image else "a game record this program wrote"))
+
+
+def _is_record(path):
+    """Whether ``path`` begins like a record this program writes (``Game.record()``)."""
+    try:
+        with open(path, "rb") as file:
+            head = file.read(len(RECORD_HEADER.encode()) + 3)
+    except OSError:
+        return False
+    return head.decode("utf-8", "replace").lstrip("\ufeff").startswith(RECORD_HEADER)
+
+
+def _is_picture(path):
+    """Whether ``path`` holds a picture (PNG, BMP, JPEG by their first bytes; TGA, which has
+    none, if pygame reads it)."""
+    try:
+        with open(path, "rb") as file:
+            head = file.read(4)
+        if head.startswith(IMAGE_MAGIC):
+            return True
+        if os.path.getsize(path) > 1 << 26:
+            return False
+        import pygame
+        pygame.image.load(path)
+    except Exception:  # pygame.error, OSError: not a picture
+        return False
+    return True
 
 
 def read_record(path):
-    """The text of a game record file, or a one-line SystemExit saying why it is unusable."""
-    if not path:
-        _fail("--replay needs a file name")
-    if os.path.isdir(path):
-        _fail("--replay %s is a folder, not a game record" % path)
+    """The text of a game record file, or a one-line SystemExit saying why it is unusable.
+    Bytes that are not UTF-8 become U+FFFD, as in the browser, so that the record reader
+    says the same about a file in both (``rolit_core.record``: "not a game record...")."""
     try:
-        with open(path, "rb") as file:
-            data = file.read(MAX_RECORD_BYTES + 1)
-    except OSError as error:
-        _fail("cannot read %s: %s" % (path, error.strerror or error))
-    if len(data) > MAX_RECORD_BYTES:
-        _fail("%s is over %d KB: not a game record" % (path, MAX_RECORD_BYTES >> 10))
-    try:
-        return data.decode("utf-8-sig")  # a byte-order mark from a Windows editor is fine
-    except UnicodeDecodeError as error:
-        _fail("%s is not UTF-8 text (byte 0x%02x at offset %d): not a game record"
-              % (path, data[error.start], error.start))
+        data = read_input("--replay", path, MAX_RECORD_BYTES, "a game record", text=False)
+    except UserFileError as error:
+        _fail(str(error))
+    return data.decode("utf-8-sig", "replace")  # a byte-order mark from a Windows editor
 
 
-def record_players(text, path):
-    """How many players the record's game has; a bad record fails with the rules' message."""
+def record_game(text, path):
+    """The record's game; a bad record fails with the rules' message."""
     from rolit_core import Game
     try:
-        return Game.from_record(text).players
+        return Game.from_record(text)
     except ValueError as error:
         _fail("%s: %s" % (path, error))
 
@@ -372,10 +463,11 @@ def check_seats(args, players_in_record):
         _fail("--headless plays computers only: --players like hard,medium")
 
 
-def open_storage(args, mode):
+def open_storage(args, mode, warnings=None):
     """The FileStorage to use, checked (None: keep nothing). The default file in the user data
     folder is only for the window and the terminal; when it cannot be used the game runs
-    without it and says so. A ``--storage FILE`` that cannot be used stops the run."""
+    without it (never touching it) and says so at once on stderr and, through ``warnings`` (a
+    list, if given), beside the panel. A ``--storage FILE`` that cannot be used stops the run."""
     from .device import FileStorage, StorageError
     path = args.storage
     if path is not None and path.lower() == "none":
@@ -389,7 +481,14 @@ def open_storage(args, mode):
             storage = FileStorage(path)
             storage.check()
         except (OSError, StorageError) as error:
-            print("Settings will not be kept: %s" % error, file=sys.stderr)
+            if getattr(error, "foreign", False):
+                warning = ("Settings will not be kept: %s is not a Rolit Handheld save (left "
+                           "untouched): delete it or use --storage FILE" % path)
+            else:
+                warning = "Settings will not be kept: %s" % error
+            print(warning, file=sys.stderr)
+            if warnings is not None:
+                warnings.append(warning)
             return None
         return storage
     storage = FileStorage(path)
@@ -420,8 +519,13 @@ def build(args, storage=None, text=None):
     if args.replay:
         if text is None:
             text = read_record(args.replay)
+        more = {}
+        if args.rounds is not None:
+            more["rounds"] = args.rounds
+        if args.time_limit is not None:
+            more["time_limit"] = args.time_limit
         try:
-            app.load_record(text, seats=args.players)
+            app.start(seats=args.players or (), record=text, **more)
         except ValueError as error:
             raise SystemExit("%s: %s" % (args.replay, error))
     elif options is not None:
@@ -433,7 +537,8 @@ def build(args, storage=None, text=None):
 
 
 def headless(args, app, device, recorder, frame_ms=20, limit_ms=4 * 3600 * 1000):
-    """Play to the end on a fake clock, as fast as the computers think."""
+    """Play to the end on a fake clock, as fast as the computers think; print a line per round
+    and, for a match, its result."""
     from rolit_core.app import SELECT
     game = getattr(app, "game", None)
     if game is None:
@@ -442,9 +547,14 @@ def headless(args, app, device, recorder, frame_ms=20, limit_ms=4 * 3600 * 1000)
         raise SystemExit("--headless plays computers only: --players like hard,medium")
     now = 0
     tap = [(SELECT, True), (SELECT, False)]
+    match = app.match
+    first_round = match.round
+    games = [app.game]
     while not finished(app):
         # Between rounds of a match nobody is there to press SELECT: press it for them.
         device.update(now, tap if app.mode in ("round_end", "table") else ())
+        if app.game is not games[-1]:
+            games.append(app.game)
         if recorder is not None:
             recorder.update(app)
         now += frame_ms
@@ -455,13 +565,57 @@ def headless(args, app, device, recorder, frame_ms=20, limit_ms=4 * 3600 * 1000)
         recorder.update(app)
         if recorder.failure:
             raise SystemExit(recorder.failure)
-    game = app.game
-    scores = game.scores()
-    letters = " RYGB"
-    parts = ["%s %d" % ("+".join([letters[c] for c in game.seat_colours[seat]]), scores[seat])
-             for seat in range(len(scores))]
-    print("game over after %d moves: %s" % (len(game.board.moves), ", ".join(parts)))
+    names = seat_labels(app.game, app.kinds)
+    for number, game in enumerate(games, first_round):
+        line = round_line(game, names)
+        if match.rounds > 1:
+            line = "round %d of %d: %s" % (number, match.rounds, line)
+        print(line)
+    if match.rounds > 1:
+        print(match_line(match, names))
     return 0
+
+
+def seat_labels(game, kinds):
+    """Each seat's colours and level: ``"Red (hard)"``, ``"Red+Green (easy)"``."""
+    from .device import NAMES
+    return ["%s (%s)" % ("+".join([NAMES[c] for c in game.seat_colours[seat]]), kinds[seat])
+            for seat in range(len(game.seat_colours))]
+
+
+def _who(seats, names):
+    if len(seats) == 1:
+        return names[seats[0]] + " wins"
+    return "shared by " + " and ".join([names[seat] for seat in seats])
+
+
+def round_line(game, names):
+    """``game over after 60 moves: R (easy) 40, G (hard) 24: Green (hard) wins``."""
+    letters = " RYGB"
+    scores = game.scores()
+    parts = ["%s (%s) %d" % ("+".join([letters[c] for c in game.seat_colours[seat]]),
+                             names[seat].split(" (")[1][:-1], scores[seat])
+             for seat in range(len(scores))]
+    winners = game.winners()
+    result = _who(winners, names) if winners else "a tie for no one"
+    return "game over after %d moves: %s: %s" % (len(game.board.moves), ", ".join(parts),
+                                                 result)
+
+
+def match_line(match, names):
+    """``match: Green (medium) wins 2-1``: rounds won, the winner's first; the points too when
+    the rounds won did not decide; with more than two seats, the order of the numbers."""
+    won = match.rounds_won
+    points = match.points
+    winners = match.winners()
+    order = list(winners) + [seat for seat in range(len(won)) if seat not in winners]
+    line = "match: %s%s %s" % (_who(winners, names), "," if len(winners) > 1 else "",
+                                "-".join([str(won[seat]) for seat in order]))
+    if [won[seat] for seat in order].count(won[winners[0]]) > 1:
+        line += " on points %s" % "-".join([str(points[seat]) for seat in order])
+    if len(order) > 2:
+        line += " (%s)" % ", ".join([names[seat].split(" (")[0] for seat in order])
+    return line
 
 
 def choose_mode(args):
@@ -488,15 +642,85 @@ def choose_mode(args):
     return "window"
 
 
-def check(args):
+# Options that only some modes use, by the modes (and "screenshot": a --screenshot) that do.
+# Every other combination is refused in one line: an option is never dropped without a word.
+_DRIVER = ("settings", "layout", "rotation", "mirror", "pixel_order", "gamma", "brightness",
+           "max_ma", "panel_layout", "panel_rotation", "panel_mirror", "panel_order")
+MODE_OPTIONS = tuple([(name, ("window", "terminal", "screenshot")) for name in _DRIVER]) + (
+    ("fps", ("window", "terminal")),
+    ("sound", ("window", "terminal")),
+    ("no_labels", ("window", "terminal", "screenshot")),
+    ("fullscreen", ("window",)),
+    ("window_size", ("window",)),
+    ("colours", ("terminal",)),
+)
+_WHY = {"window": "only the window uses it", "terminal": "only the terminal uses it"}
+
+
+def _flag(name):
+    return "--" + name.replace("_", "-")
+
+
+def unused_options(args, mode):
+    """The options given that ``mode`` (with or without a --screenshot) would not use."""
+    unused = []
+    for name, modes in MODE_OPTIONS:
+        if getattr(args, name) is None or getattr(args, name) is False:
+            continue
+        if mode in modes or (args.screenshot and "screenshot" in modes):
+            continue
+        unused.append(name)
+    return unused
+
+
+def check_mode_options(args, mode):
+    """Refuse, in one line, an option the chosen mode would not use."""
+    unused = unused_options(args, mode)
+    if not unused:
+        return
+    name = unused[0]
+    modes = dict(MODE_OPTIONS)[name]
+    if "screenshot" in modes and mode == "headless":
+        _fail("%s changes only the picture, and --headless draws none without --screenshot"
+              % _flag(name))
+    if mode == "terminal" and not args.terminal:
+        _fail("%s needs the window, which cannot open here (see above)" % _flag(name))
+    why = _WHY.get(modes[0]) if len(modes) == 1 else "only the window and the terminal use it"
+    _fail("%s: %s, not --%s" % (_flag(name), why, mode))
+
+
+def check_replay_options(args, game):
+    """``--replay`` takes the board size, teams, tie rule and first colour from the record:
+    an option that says otherwise is refused (one that agrees is fine). ``--rounds`` and
+    ``--time-limit`` make the record's game the first round of a match, with that clock."""
+    from rolit_core.board import NAMES
+    record = {"size": game.size, "teams": game.teams, "tie": game.tie,
+              "first": NAMES[game.first]}
+    shown = {"size": "%dx%d" % (game.size, game.size),
+             "teams": "two colours each" if game.teams else "one colour each",
+             "tie": "tie rule %s" % game.tie,
+             "first": "%s first" % NAMES[game.first].capitalize()}
+    for name in ("size", "teams", "tie", "first"):
+        value = getattr(args, name)
+        if value is None or value is False or value == record[name]:
+            continue
+        _fail("%s: %s is %s (--replay takes the size, teams, tie and first colour from the "
+              "record)" % (_flag(name), args.replay, shown[name]))
+
+
+def check(args, warnings=None):
     """Every argument and path, before anything runs. Returns the mode, the storage and the
-    replayed record's text."""
+    replayed record's text; ``warnings`` (a list) gets what the run should show on screen."""
     text = None
     players_in_record = None
     if args.replay is not None:
         text = read_record(args.replay)
-        players_in_record = record_players(text, args.replay)
+        game = record_game(text, args.replay)
+        players_in_record = game.players
+        check_replay_options(args, game)
     check_seats(args, players_in_record)
+    if args.settings is not None:
+        check_settings_file(args.settings)
     if args.record is not None:
         check_output("--record", args.record)
     if args.screenshot is not None:
@@ -507,16 +731,18 @@ def check(args):
             if other and os.path.abspath(other) == os.path.abspath(args.storage):
                 _fail("--storage and %s are the same file: %s" % (name, other))
     mode = choose_mode(args)
+    check_mode_options(args, mode)
     if mode == "terminal" and not os.isatty(sys.stdin.fileno()):
         _fail("terminal mode needs a terminal (stdin is not a tty); --headless runs without one")
-    storage = open_storage(args, mode)
+    storage = open_storage(args, mode, warnings)
     return mode, storage, text
 
 
 def run(args):
     from .device import describe
 
-    mode, storage, text = check(args)
+    warnings = []
+    mode, storage, text = check(args, warnings)
     app, device = build(args, storage, text)
     recorder = Recorder(args.record) if args.record else None
     seat_names = list(args.players) if args.players else None
@@ -534,6 +760,8 @@ def run(args):
         info = describe(app_, seat_names)
         if recorder is not None and recorder.failure and "notice" not in info:
             info["notice"] = recorder.failure
+        if warnings and "notice" not in info:
+            info["notice"] = warnings[0]  # the terminal's screen hides what went to stderr
         return info
 
     status = 0
@@ -544,8 +772,14 @@ def run(args):
             status = headless(args, app, device, recorder)
         elif mode == "terminal":
             from . import terminal
-            truecolour = None if args.colours == "auto" else args.colours == "24bit"
-            terminal.run(device, information, fps=args.fps, truecolour=truecolour,
+            truecolour = None if args.colours in (None, "auto") else args.colours == "24bit"
+            shown = information
+            if args.no_labels:
+                def shown(app_):
+                    info = information(app_)
+                    info.pop("size", None)  # the a-h / 1-8 labels go with the board's size
+                    return info
+            terminal.run(device, shown, fps=args.fps or DEFAULT_FPS, truecolour=truecolour,
                          on_frame=on_frame)
     finally:
         if device.speaker is not None:
@@ -554,6 +788,8 @@ def run(args):
             save_on_quit(app, storage)
     if recorder is not None:
         recorder.update(app)
+        for note in recorder.notes:
+            print(note, file=sys.stderr)
         if recorder.failure:
             print(recorder.failure, file=sys.stderr)
             status = 1
@@ -581,10 +817,13 @@ def run_window(args, device, seat_names, information, on_frame):
     try:
         win = window_module.Window(device, size=args.window_size, labels=not args.no_labels,
                                    fullscreen=args.fullscreen, seat_names=seat_names,
-                                   fps=args.fps, describe=information)
+                                   fps=args.fps or DEFAULT_FPS, describe=information)
     except Exception as error:  # the display went away, a size the screen refuses...
         if args.window or not os.isatty(sys.stdin.fileno()):
             _fail("cannot open a window: %s" % error)
+        unused = unused_options(args, "terminal")
+        if unused:
+            _fail("cannot open a window (%s), which %s needs" % (error, _flag(unused[0])))
         print("Cannot open a window (%s): starting the terminal mode." % error, file=sys.stderr)
         return "terminal"
     try:
@@ -605,8 +844,10 @@ def screenshot_at_end(args, app, device, seat_names):
     if game is not None:
         info["size"] = game.size  # the picture is the final position: label it
     info.pop("cursor", None)
+    if args.no_labels:
+        info.pop("size", None)
     try:
-        screenshot(device.colours, info, args.screenshot)
+        write_atomically(args.screenshot, lambda path: screenshot(device.colours, info, path))
     except Exception as error:  # pygame.error: a disk that filled up meanwhile...
         print("screenshot not saved to %s: %s" % (args.screenshot, error), file=sys.stderr)
         return 1

@@ -8,11 +8,20 @@ from hardware.matrix import Matrix
 from rolit_core.events import PAUSE_ITEMS
 
 from .strip import Panel, SimStrip
+from .userfiles import UserFileError, read_input
 
 WIDTH = HEIGHT = 8
 
 
-SAVE_MAGIC = b"RH"  # how every save of this program begins (rolit_core.save)
+MAX_SAVE_BYTES = 0xFFFF + 7  # the save's length field is 2 bytes (rolit_core.save)
+
+
+def is_save(data):
+    """Whether ``data`` is a save of this program (perhaps damaged): ``RH``, a version it
+    reads, and a length field that matches the size (rolit_core.save's layout)."""
+    from rolit_core.save import MAGIC, VERSIONS
+    return (len(data) >= 7 and data[0:2] == MAGIC and data[2] in VERSIONS and
+            (data[3] << 8 | data[4]) + 7 == len(data))
 
 
 def open_temporary(path):
@@ -26,7 +35,10 @@ def open_temporary(path):
 
 
 class StorageError(Exception):
-    """A ``--storage`` file that must not or cannot be used; the message says why."""
+    """A ``--storage`` file that must not or cannot be used; the message says why. ``foreign``:
+    the file is some other program's (or a person's), which is never touched."""
+
+    foreign = False
 
 
 class FileStorage:
@@ -42,28 +54,26 @@ class FileStorage:
         self.failure = None
 
     def check(self):
-        """Raise ``StorageError`` unless ``path`` is usable: not a folder, not some other
-        program's file (that is never touched), and writable (tried, then tidied up)."""
+        """Raise ``StorageError`` unless ``path`` is usable: not a folder, a device or a pipe,
+        not some other program's file (that is never touched), and writable (tried, then
+        tidied up). A file is this program's save if its header (``RH``, a known version, the
+        length) matches its size; one whose checksum then fails is a damaged save, which the
+        App reports on its error screen and replaces."""
         path = self.path
         if not path:
             raise StorageError("needs a file name (or none)")
-        if os.path.isdir(path):
-            raise StorageError("%s is a folder, not a file" % path)
-        if os.path.exists(path) and not os.path.isfile(path):
-            raise StorageError("%s is not a regular file (a device, a pipe...)" % path)
+        if os.path.exists(path):
+            try:
+                data = read_input("", path, MAX_SAVE_BYTES, "a Rolit Handheld save", text=False)
+            except UserFileError as error:
+                raise StorageError(str(error))
+            if data and not is_save(data):
+                error = StorageError("%s is not a Rolit Handheld save: left untouched" % path)
+                error.foreign = True
+                raise error
         folder = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(folder):
             raise StorageError("folder %s does not exist" % folder)
-        try:
-            with open(path, "rb") as file:
-                head = file.read(len(SAVE_MAGIC))
-        except FileNotFoundError:
-            head = None
-        except OSError as error:
-            raise StorageError("cannot read %s: %s" % (path, error.strerror or error))
-        if head and head != SAVE_MAGIC[:len(head)]:
-            raise StorageError("%s is not a Rolit Handheld save: left untouched (give another "
-                               "file, or none)" % path)
         try:
             os.close(open_temporary(os.path.realpath(path) + ".tmp"))
             os.remove(os.path.realpath(path) + ".tmp")
@@ -73,7 +83,8 @@ class FileStorage:
     def load(self):
         try:
             with open(self.path, "rb") as file:
-                return file.read() or None  # an empty file holds no save
+                # an empty file holds no save; one too long for a save is not read in full
+                return file.read(MAX_SAVE_BYTES + 1) or None
         except FileNotFoundError:
             return None
 
@@ -102,14 +113,18 @@ class Device:
     ``driver`` holds the Matrix settings (``layout``, ``rotation``, ``mirror``, ``gamma``,
     ``brightness``, ``max_current_ma``) and ``pixel_order``, the order the driver sends;
     ``panel`` describes the physical panel (``layout``, ``rotation``, ``mirror``,
-    ``chip_order``) and defaults to the driver's wiring, i.e. a correctly configured device.
+    ``chip_order``) and defaults to the driver's wiring, i.e. a correctly configured device,
+    with WS2812B chips (GRB), or RGBW chips in the driver's order for a GRBW or RGBW driver.
     """
 
     def __init__(self, app, driver=None, panel=None):
         driver = dict(driver or {})
         pixel_order = driver.pop("pixel_order", "GRB")
+        # A driver told to send four bytes (GRBW, RGBW) has an RGBW strip (SK6812): the panel's
+        # chips are those, unless ``panel`` says otherwise; else WS2812B chips (GRB).
+        chips = pixel_order if len(pixel_order) == 4 else "GRB"
         wiring = {"layout": driver.get("layout", "rows"), "rotation": driver.get("rotation", 0),
-                  "mirror": driver.get("mirror", False), "chip_order": "GRB"}
+                  "mirror": driver.get("mirror", False), "chip_order": chips}
         wiring.update(panel or {})
         self.app = app
         self.strip = SimStrip(WIDTH * HEIGHT, pixel_order=pixel_order)

@@ -179,7 +179,7 @@ def test_a_header_without_first_says_which_line_to_add():
 
 
 def test_binary_data_after_the_moves_names_its_line():
-    with pytest.raises(ValueError, match="line 3: binary data"):
+    with pytest.raises(ValueError, match="line 3: not text"):
         Game.from_record("First: red\nf4\n\x00\x07garbage\n")
 
 

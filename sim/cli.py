@@ -484,11 +484,14 @@ def open_storage(args, mode, warnings=None):
             if getattr(error, "foreign", False):
                 warning = ("Settings will not be kept: %s is not a Rolit Handheld save (left "
                            "untouched): delete it or use --storage FILE" % path)
+                # short enough for an 80-column terminal's status line
+                shown = ("%s is not this game's save: delete it or use --storage FILE"
+                         % os.path.basename(path))
             else:
-                warning = "Settings will not be kept: %s" % error
+                warning = shown = "Settings will not be kept: %s" % error
             print(warning, file=sys.stderr)
             if warnings is not None:
-                warnings.append(warning)
+                warnings.append(shown)
             return None
         return storage
     storage = FileStorage(path)
@@ -708,6 +711,23 @@ def check_replay_options(args, game):
               "record)" % (_flag(name), args.replay, shown[name]))
 
 
+def check_distinct(args):
+    """No file is both written by one option and read or written by another (through links
+    too): the record over the settings, the picture over the record... The one exception is
+    ``--replay FILE --record FILE``, which plays on and keeps the longer record there."""
+    storage = args.storage if args.storage and args.storage.lower() != "none" else None
+    files = [(name, path) for name, path in (
+        ("--storage", storage), ("--record", args.record), ("--screenshot", args.screenshot),
+        ("--replay", args.replay), ("--settings", args.settings)) if path]
+    for i in range(len(files)):
+        for j in range(i + 1, len(files)):
+            (one, first), (other, second) = files[i], files[j]
+            if (one, other) == ("--record", "--replay") or \
+                    os.path.realpath(first) != os.path.realpath(second):
+                continue
+            _fail("%s and %s are the same file: %s" % (one, other, second))
+
+
 def check(args, warnings=None):
     """Every argument and path, before anything runs. Returns the mode, the storage and the
     replayed record's text; ``warnings`` (a list) gets what the run should show on screen."""
@@ -719,17 +739,13 @@ def check(args, warnings=None):
         players_in_record = game.players
         check_replay_options(args, game)
     check_seats(args, players_in_record)
+    check_distinct(args)
     if args.settings is not None:
         check_settings_file(args.settings)
     if args.record is not None:
         check_output("--record", args.record)
     if args.screenshot is not None:
         check_output("--screenshot", args.screenshot, image=True)
-    if args.storage and args.storage.lower() != "none":
-        for other, name in ((args.record, "--record"), (args.replay, "--replay"),
-                            (args.screenshot, "--screenshot"), (args.settings, "--settings")):
-            if other and os.path.abspath(other) == os.path.abspath(args.storage):
-                _fail("--storage and %s are the same file: %s" % (name, other))
     mode = choose_mode(args)
     check_mode_options(args, mode)
     if mode == "terminal" and not os.isatty(sys.stdin.fileno()):

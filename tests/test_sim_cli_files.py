@@ -292,8 +292,9 @@ def test_a_foreign_file_at_the_default_path_is_said_at_start_and_left_alone(tmp_
     warnings = []
     assert cli.open_storage(cli.parser().parse_args([]), "terminal", warnings) is None
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err == warnings
-    assert str(foreign) in err[0] and err[0].endswith("delete it or use --storage FILE")
+    assert len(err) == 1 and str(foreign) in err[0]
+    assert err[0].endswith("delete it or use --storage FILE")
+    assert warnings == ["rolit.sav is not this game's save: delete it or use --storage FILE"]
     assert foreign.read_text() == "my own notes\n" and os.listdir(str(folder)) == ["rolit.sav"]
 
 
@@ -340,3 +341,21 @@ def test_match_line_names_the_winner_ties_and_points():
         match.rounds_won, match.points = won, points
         match.winners = lambda winners=winners: winners
         assert cli.match_line(match, names) == line
+
+
+def test_no_file_is_written_over_another_options_file(tmp_path, capsys):
+    record, picture = tmp_path / "game.png", tmp_path / "link.png"
+    os.symlink(str(record), str(picture))
+    words = one_line_error(GAME + ["--record", str(record), "--screenshot", str(picture)],
+                           capsys)
+    assert words.endswith("--record and --screenshot are the same file: %s" % picture)
+    settings = tmp_path / "settings.toml"
+    settings.write_text('ROLIT_LAYOUT = "rows"\n')
+    words = one_line_error(GAME + ["--record", str(settings), "--screenshot",
+                                   str(tmp_path / "x.png"), "--settings", str(settings)], capsys)
+    assert "--record and --settings are the same file" in words
+    assert settings.read_text() == 'ROLIT_LAYOUT = "rows"\n'
+    path, _ = _record(tmp_path)
+    assert cli.main(["--headless", "--replay", str(path), "--players", "easy,easy",
+                     "--record", str(path)]) == 0
+    assert Game.from_record(path.read_text()).over  # played on, the longer record kept

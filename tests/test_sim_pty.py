@@ -41,7 +41,7 @@ def test_ctrl_c_in_the_window_quits_cleanly_with_130():
 
 def test_ctrl_c_headless_quits_cleanly_with_130(tmp_path):
     record = tmp_path / "match.txt"
-    with Run(sim("--headless", "--players", "hard,hard", "--rounds", "99", "--seed", "1",
+    with Run(sim("--headless", "--players", "hard,hard", "--rounds", "7", "--seed", "1",
                  "--record", str(record))) as run:
         run.read(3)
         assert run.process.poll() is None
@@ -201,3 +201,20 @@ def test_settings_are_kept_between_runs_in_the_user_data_folder():
         run.send(b"q")
         assert run.wait(10) == 0
     assert not os.path.exists(os.path.join(DATA_HOME, "unused"))
+
+
+def test_a_foreign_file_at_the_settings_path_is_shown_at_start_and_left_alone():
+    data = os.path.join(DATA_HOME, "foreign")
+    path = os.path.join(data, "rolit-handheld", "rolit.sav")
+    os.makedirs(os.path.dirname(path))
+    with open(path, "w") as file:
+        file.write("RH: my own notes\n")
+    with Run(sim("--terminal"), env=environment(XDG_DATA_HOME=data)) as run:
+        assert run.until(READY, 20)
+        # on the terminal's own screen, not only on stderr (which the game's screen covers)
+        assert "delete it or use --storage" in screen_of(run)
+        run.send(b"q")
+        assert run.wait(10) == 0
+    with open(path) as file:
+        assert file.read() == "RH: my own notes\n"
+    assert os.listdir(os.path.dirname(path)) == ["rolit.sav"]

@@ -10,7 +10,8 @@ import argparse
 import os
 import sys
 
-from .userfiles import UserFileError, read_input, regular_file, write_atomically, write_new
+from .userfiles import (UserFileError, read_input, try_writing_in, write_atomically,
+                        write_new)
 
 LEVELS = ("easy", "medium", "hard", "expert")
 SEATS = ("human",) + LEVELS
@@ -374,11 +375,8 @@ def check_output(option, path, image=False):
         _fail("%s %s: folder %s does not exist" % (option, path, folder))
     if image and os.path.splitext(path)[1].lower() not in IMAGE_TYPES:
         _fail("%s %s: the name must end in %s" % (option, path, ", ".join(IMAGE_TYPES)))
-    import tempfile
     try:
-        handle, probe = tempfile.mkstemp(dir=folder, prefix=".rolit-probe-")
-        os.close(handle)
-        os.remove(probe)
+        try_writing_in(folder)
     except OSError as error:
         _fail("%s %s: cannot write in %s (%s)" % (option, path, folder, error.strerror or error))
     if os.path.exists(path) and not os.access(path, os.W_OK):

@@ -8,7 +8,7 @@ from hardware.matrix import Matrix
 from rolit_core.events import PAUSE_ITEMS
 
 from .strip import Panel, SimStrip
-from .userfiles import UserFileError, read_input
+from .userfiles import UserFileError, read_input, try_writing_in, write_atomically
 
 WIDTH = HEIGHT = 8
 
@@ -24,16 +24,6 @@ def is_save(data):
             (data[3] << 8 | data[4]) + 7 == len(data))
 
 
-def open_temporary(path):
-    """A new, empty file at ``path`` for writing (a file descriptor). Whatever was there before
-    (left by an interrupted write) is removed first, a link as a link: never written through."""
-    if os.path.lexists(path):
-        os.remove(path)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | \
-        getattr(os, "O_BINARY", 0)
-    return os.open(path, flags, 0o644)
-
-
 class StorageError(Exception):
     """A ``--storage`` file that must not or cannot be used; the message says why. ``foreign``:
     the file is some other program's (or a person's), which is never touched."""
@@ -44,8 +34,9 @@ class StorageError(Exception):
 class FileStorage:
     """``load()`` / ``save(data)`` on a file, like the device's non-volatile memory.
 
-    ``save`` writes a temporary file, flushes it to the disk and renames it over the old one,
-    so a failed or interrupted write never destroys the last good save. ``failure`` holds why
+    ``save`` writes a new temporary file (a unique name: never one left there, never through a
+    link), flushes it to the disk and renames it over the old one, so a failed or interrupted
+    write never destroys the last good save. ``failure`` holds why
     the last save failed (None after a good one), for the screen to show.
     """
 
@@ -75,8 +66,7 @@ class FileStorage:
         if not os.path.isdir(folder):
             raise StorageError("folder %s does not exist" % folder)
         try:
-            os.close(open_temporary(os.path.realpath(path) + ".tmp"))
-            os.remove(os.path.realpath(path) + ".tmp")
+            try_writing_in(os.path.dirname(os.path.realpath(path)))
         except OSError as error:
             raise StorageError("cannot write next to %s: %s" % (path, error.strerror or error))
 
@@ -89,20 +79,13 @@ class FileStorage:
             return None
 
     def save(self, data):
-        target = os.path.realpath(self.path)  # through a link to its file: the link stays
-        temporary = target + ".tmp"
-        try:
-            with os.fdopen(open_temporary(temporary), "wb") as file:
+        def write(path):
+            with open(path, "wb") as file:
                 file.write(bytes(data))
-                file.flush()
-                os.fsync(file.fileno())
-            os.replace(temporary, target)
+        try:
+            write_atomically(self.path, write)
         except OSError as error:
             self.failure = "not saved: %s" % (error.strerror or error)
-            try:
-                os.remove(temporary)
-            except OSError:
-                pass
             raise  # the App counts it as a failed save too
         self.failure = None
 

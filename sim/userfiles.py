@@ -90,16 +90,25 @@ def decode_text(option, path, data, what):
                             % (_name(option, path), data[error.start], error.start, what))
 
 
+def try_writing_in(folder):
+    """Raise ``OSError`` unless a new file can be made in ``folder`` (one is, then removed)."""
+    handle, probe = tempfile.mkstemp(dir=folder, prefix=".rolit-probe-")
+    os.close(handle)
+    os.remove(probe)
+
+
 def write_atomically(path, write):
     """Make the file ``path`` by calling ``write(temporary_path)``, then renaming that file over
     ``path`` (through a link to the file it points to: the link stays). The temporary file has
     a fresh unique name in the same folder, ends like ``path`` (so a picture keeps its type) and
-    is removed if anything fails: ``path`` is either the old file or the whole new one."""
+    is flushed to the disk before the rename and removed if anything fails: ``path`` is either
+    the old file or the whole new one."""
     target = os.path.realpath(path)
     folder, name = os.path.split(target)
     temporary = _temporary(folder, name, os.path.splitext(name)[1])
     try:
         write(temporary)
+        _flush(temporary)
         os.replace(temporary, target)
     except BaseException:
         try:
@@ -119,6 +128,7 @@ def write_new(path, write):
     temporary = _temporary(folder, name, "")
     try:
         write(temporary)
+        _flush(temporary)
         try:
             os.link(temporary, path)
         except FileExistsError:
@@ -146,3 +156,12 @@ def _temporary(folder, name, suffix):
     finally:
         os.close(handle)
     return temporary
+
+
+def _flush(path):
+    # On the disk before the rename, so a power cut leaves the old file or the whole new one.
+    handle = os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)

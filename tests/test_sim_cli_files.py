@@ -359,3 +359,47 @@ def test_no_file_is_written_over_another_options_file(tmp_path, capsys):
     assert cli.main(["--headless", "--replay", str(path), "--players", "easy,easy",
                      "--record", str(path)]) == 0
     assert Game.from_record(path.read_text()).over  # played on, the longer record kept
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"", "empty file"),
+    (b"\n  \n", "empty file"),
+    (b"c3 b2 a1\n", "not a game record: it needs a header such as `First: green`"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00", "not a game record: it needs a header"),
+    (bytes(range(128, 256)), "not a game record: it needs a header"),
+])
+def test_the_simulator_and_the_browser_say_the_same_about_a_file(tmp_path, capsys, content,
+                                                                 words):
+    from web import page
+    path = tmp_path / "file.txt"
+    path.write_bytes(content)
+    message = one_line_error(["--headless", "--players", "easy,easy", "--replay", str(path)],
+                             capsys)
+    assert message.startswith("python -m sim: %s: " % path) and words in message
+    stored = {}
+    browser = page.Page(stored.get, stored.__setitem__, seed=1)
+    # the browser reads a file with File.text(): UTF-8, bytes that are not become U+FFFD
+    said = browser.load_record(content.decode("utf-8", "replace"))
+    assert said == message[len("python -m sim: %s: " % path):]
+    assert words in said
+
+
+# -- the writers -------------------------------------------------------------------------------
+
+def test_a_write_that_fails_half_way_leaves_the_old_file_and_no_temporary(tmp_path):
+    from sim.userfiles import write_atomically, write_new
+    target = tmp_path / "game.txt"
+    target.write_text("the last good record\n")
+
+    def half(path):
+        with open(path, "w") as file:
+            file.write("half a rec")
+        raise OSError(28, "No space left on device")
+    for writer in (write_atomically, write_new):
+        with pytest.raises(OSError):
+            writer(str(tmp_path / "fresh.txt") if writer is write_new else str(target), half)
+        assert target.read_text() == "the last good record\n"
+        assert os.listdir(str(tmp_path)) == ["game.txt"]
+    assert write_new(str(target), lambda path: open(path, "w").close()) is False
+    assert target.read_text() == "the last good record\n"
+    assert os.listdir(str(tmp_path)) == ["game.txt"]

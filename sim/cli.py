@@ -20,7 +20,7 @@ MAX_RECORD_BYTES = 1 << 20  # a whole match's record is a few KB
 MAX_SETTINGS_BYTES = 1 << 16
 MAX_SETTINGS_MESSAGES = 10  # then a count: a wrong file must not scroll the screen away
 MAX_ROUNDS = 7              # the menu's limit, so a match from the command line is one it shows
-MAX_WINDOW = (7680, 4320)   # 8K: a bigger window is a typo (16384x16384 takes 2.4 GB)
+MAX_WINDOW = (7680, 4320)   # 8K, the largest screens: memory grows with the area
 PIXEL_ORDERS = ("GRB", "RGB", "BRG", "RBG", "GBR", "BGR", "GRBW", "RGBW")
 RECORD_HEADER = "# Rolit game record"  # the first line of every record this program writes
 IMAGE_MAGIC = (b"\x89PNG", b"BM", b"\xff\xd8\xff")
@@ -502,8 +502,10 @@ def open_storage(args, mode, warnings=None):
 
 # -- running ---------------------------------------------------------------------------------
 
-def build(args, storage=None, text=None):
-    """The App (started or loaded as asked) and the Device that shows it."""
+def build(args, storage=None, text=None, warnings=None):
+    """The App (started or loaded as asked) and the Device that shows it. A game asked for on
+    the command line never replaces an unfinished one in the storage: it is played unsaved
+    (``app.storage`` None), said on stderr and through ``warnings`` (a list, if given)."""
     from rolit_core.app import App
     from .device import Device, FileStorage
 
@@ -517,6 +519,14 @@ def build(args, storage=None, text=None):
     app = App(storage=storage, seed=args.seed, levels=LEVELS)  # the desktop offers expert too
     device.app = app
     options = start_options(args)
+    match = app.match
+    if (args.replay or options is not None) and match is not None and not match.over:
+        app.storage = None
+        print("This game is not saved, so that the unfinished one in %s is kept (python -m sim "
+              "without game options resumes it)" % storage.path, file=sys.stderr)
+        if warnings is not None:
+            warnings.append("Not saved: the unfinished game in %s is kept"
+                            % os.path.basename(storage.path))
     if args.replay:
         if text is None:
             text = read_record(args.replay)
@@ -757,7 +767,8 @@ def run(args):
 
     warnings = []
     mode, storage, text = check(args, warnings)
-    app, device = build(args, storage, text)
+    app, device = build(args, storage, text, warnings)
+    storage = app.storage
     recorder = Recorder(args.record) if args.record else None
     seat_names = list(args.players) if args.players else None
     if args.sound and mode != "headless":

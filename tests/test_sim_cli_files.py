@@ -403,3 +403,15 @@ def test_a_write_that_fails_half_way_leaves_the_old_file_and_no_temporary(tmp_pa
     assert write_new(str(target), lambda path: open(path, "w").close()) is False
     assert target.read_text() == "the last good record\n"
     assert os.listdir(str(tmp_path)) == ["game.txt"]
+
+
+def test_a_game_from_the_command_line_never_replaces_an_unfinished_saved_game(tmp_path, capsys):
+    store = tmp_path / "rolit.sav"
+    app = App(storage=FileStorage(str(store)), seed=1, levels=LEVELS)
+    app.start(seats=("human", "hard"))  # saved at once: a person to move
+    before = store.read_bytes()
+    assert cli.main(GAME + ["--size", "4", "--storage", str(store)]) == 0
+    assert store.read_bytes() == before  # the unfinished game is still there
+    assert not App(storage=FileStorage(str(store))).match.over
+    err = capsys.readouterr().err
+    assert "This game is not saved, so that the unfinished one in %s is kept" % store in err

@@ -10,8 +10,9 @@ import argparse
 import os
 import sys
 
-from .userfiles import (UserFileError, read_input, try_writing_in, write_atomically,
-                        write_new)
+from .headless import headless
+from .recorder import Recorder
+from .userfiles import UserFileError, read_input, try_writing_in, write_atomically
 
 LEVELS = ("easy", "medium", "hard", "expert")
 SEATS = ("human",) + LEVELS
@@ -244,96 +245,6 @@ def display_available(environ=None):
     return True
 
 
-class Recorder:
-    """Writes the record of the game in play to ``FILE`` whenever a move was made (a whole new
-    file renamed over the old one). Each finished round of a match is kept in ``FILE.roundN``,
-    ``N`` being its number in the match, so a match resumed in round 2 goes on with
-    ``FILE.round2``. A round file is never written over: a name taken by another file (an
-    earlier match's) gives ``FILE.roundN-2`` (``-3``...), said in ``notes``. A failed write is
-    kept in ``failure`` (shown on screen) and tried again at the next update; it never stops
-    the game."""
-
-    def __init__(self, path):
-        self.path = path
-        self.game = None
-        self.round = 1
-        self.plies = -1
-        self.failure = None
-        self.pending = []  # (game, round) of finished rounds not yet in their file
-        self.notes = []    # round files that went to another name than FILE.roundN
-
-    def update(self, app):
-        game = getattr(app, "game", None)
-        if game is None:
-            return
-        if game is not self.game:
-            if self.game is not None and self.plies > 0:
-                self.pending.append((self.game, self.round))
-            self.game = game
-            match = getattr(app, "match", None)
-            self.round = match.round if match is not None and match.game is game else 1
-            self.plies = -1
-        while self.pending and self._keep_round(*self.pending[0]):
-            del self.pending[0]
-        plies = len(game.board.moves)
-        if plies != self.plies:
-            self.plies = plies
-            text = game.record()
-            if self._write(self.path, text):
-                self.failure = None
-            else:
-                self.plies = -1  # try again at the next update
-
-    def _keep_round(self, game, number):
-        text = game.record()
-        name = "%s.round%d" % (self.path, number)
-        for attempt in range(1, 100):
-            candidate = name if attempt == 1 else "%s-%d" % (name, attempt)
-            if _holds(candidate, text):
-                return True  # kept already (the same round of the same match)
-            try:
-                kept = write_new(candidate, _text_writer(text))
-            except OSError as error:
-                self.failure = "record of round %d not written to %s: %s" % (
-                    number, candidate, error.strerror or error)
-                return False
-            if kept:
-                if attempt > 1:
-                    self.notes.append("record of round %d in %s (%s is another game's)"
-                                      % (number, candidate, name))
-                return True
-        self.failure = "record of round %d not written: %s-2 to -99 are all taken" % (number,
-                                                                                    name)
-        return False
-
-    def _write(self, path, text):
-        try:
-            write_atomically(path, _text_writer(text))
-        except OSError as error:
-            self.failure = "record not written to %s: %s" % (os.path.realpath(path),
-                                                            error.strerror or error)
-            return False
-        return True
-
-
-def _text_writer(text):
-    def write(path):
-        with open(path, "w", encoding="utf-8", newline="\n") as file:
-            file.write(text)
-    return write
-
-
-def _holds(path, text):
-    """Whether ``path`` is a file whose content is exactly ``text``."""
-    try:
-        if not os.path.isfile(path) or os.path.getsize(path) > 4 * len(text) + 16:
-            return False
-        with open(path, "rb") as file:
-            return file.read() == text.encode("utf-8")
-    except OSError:
-        return False
-
-
 def position_frame(game):
     """The game's position as a frame: the board's colours, centred, the rest dark."""
     from rolit_core.palette import NORMAL
@@ -343,15 +254,6 @@ def position_frame(game):
         y, x = divmod(cell, game.size)
         frame[(y + offset) * 8 + x + offset] = NORMAL[game.board[cell]]
     return frame
-
-
-def finished(app):
-    """True once the whole game (or match) is over."""
-    match = getattr(app, "match", None)
-    if match is not None:
-        return match.over
-    game = getattr(app, "game", None)
-    return game is not None and game.over
 
 
 # -- checks before anything runs -------------------------------------------------------------
@@ -545,88 +447,6 @@ def build(args, storage=None, text=None, warnings=None):
         except ValueError as error:
             raise SystemExit("cannot start that game: %s" % error)
     return app, device
-
-
-def headless(args, app, device, recorder, frame_ms=20, limit_ms=4 * 3600 * 1000):
-    """Play to the end on a fake clock, as fast as the computers think; print a line per round
-    and, for a match, its result."""
-    from rolit_core.app import SELECT
-    game = getattr(app, "game", None)
-    if game is None:
-        raise SystemExit("--headless needs a game: give --players (all computers) or --replay")
-    if "human" in getattr(app, "kinds", ()):
-        raise SystemExit("--headless plays computers only: --players like hard,medium")
-    now = 0
-    tap = [(SELECT, True), (SELECT, False)]
-    match = app.match
-    first_round = match.round
-    games = [app.game]
-    while not finished(app):
-        # Between rounds of a match nobody is there to press SELECT: press it for them.
-        device.update(now, tap if app.mode in ("round_end", "table") else ())
-        if app.game is not games[-1]:
-            games.append(app.game)
-        if recorder is not None:
-            recorder.update(app)
-        now += frame_ms
-        if now > limit_ms:
-            raise SystemExit("the game did not finish within %d simulated hours"
-                             % (limit_ms // 3600000))
-    if recorder is not None:
-        recorder.update(app)
-        if recorder.failure:
-            raise SystemExit(recorder.failure)
-    names = seat_labels(app.game, app.kinds)
-    for number, game in enumerate(games, first_round):
-        line = round_line(game, names)
-        if match.rounds > 1:
-            line = "round %d of %d: %s" % (number, match.rounds, line)
-        print(line)
-    if match.rounds > 1:
-        print(match_line(match, names))
-    return 0
-
-
-def seat_labels(game, kinds):
-    """Each seat's colours and level: ``"Red (hard)"``, ``"Red+Green (easy)"``."""
-    from .device import NAMES
-    return ["%s (%s)" % ("+".join([NAMES[c] for c in game.seat_colours[seat]]), kinds[seat])
-            for seat in range(len(game.seat_colours))]
-
-
-def _who(seats, names):
-    if len(seats) == 1:
-        return names[seats[0]] + " wins"
-    return "shared by " + " and ".join([names[seat] for seat in seats])
-
-
-def round_line(game, names):
-    """``game over after 60 moves: R (easy) 40, G (hard) 24: Green (hard) wins``."""
-    letters = " RYGB"
-    scores = game.scores()
-    parts = ["%s (%s) %d" % ("+".join([letters[c] for c in game.seat_colours[seat]]),
-                             names[seat].split(" (")[1][:-1], scores[seat])
-             for seat in range(len(scores))]
-    winners = game.winners()
-    result = _who(winners, names) if winners else "a tie for no one"
-    return "game over after %d moves: %s: %s" % (len(game.board.moves), ", ".join(parts),
-                                                 result)
-
-
-def match_line(match, names):
-    """``match: Green (medium) wins 2-1``: rounds won, the winner's first; the points too when
-    the rounds won did not decide; with more than two seats, the order of the numbers."""
-    won = match.rounds_won
-    points = match.points
-    winners = match.winners()
-    order = list(winners) + [seat for seat in range(len(won)) if seat not in winners]
-    line = "match: %s%s %s" % (_who(winners, names), "," if len(winners) > 1 else "",
-                                "-".join([str(won[seat]) for seat in order]))
-    if [won[seat] for seat in order].count(won[winners[0]]) > 1:
-        line += " on points %s" % "-".join([str(points[seat]) for seat in order])
-    if len(order) > 2:
-        line += " (%s)" % ", ".join([names[seat].split(" (")[0] for seat in order])
-    return line
 
 
 def choose_mode(args):

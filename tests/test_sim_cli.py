@@ -317,13 +317,14 @@ def test_examples_leave_no_files_in_the_clone():
 
 def test_a_record_that_cannot_be_written_is_reported_not_a_crash(tmp_path, monkeypatch):
     record = tmp_path / "game.txt"
-    real_write = cli.write_atomically
+    from sim import recorder as recorder_module
+    real_write = recorder_module.write_atomically
 
     def failing_write(path, write):
         if str(path).startswith(str(record)):
             raise OSError(28, "No space left on device")
         return real_write(path, write)
-    monkeypatch.setattr(cli, "write_atomically", failing_write)
+    monkeypatch.setattr(recorder_module, "write_atomically", failing_write)
     with pytest.raises(SystemExit) as stop:  # the whole game is played, then it says so
         cli.main(["--headless", "--players", "easy,easy", "--seed", "2", "--record",
                   str(record)])
@@ -333,7 +334,7 @@ def test_a_record_that_cannot_be_written_is_reported_not_a_crash(tmp_path, monke
                                              "none"]))[0]
     recorder.update(app)
     assert "No space left" in recorder.failure
-    monkeypatch.setattr(cli, "write_atomically", real_write)
+    monkeypatch.setattr(recorder_module, "write_atomically", real_write)
     app.game.play(app.game.legal_moves()[0])
     recorder.update(app)
     assert recorder.failure is None and "1. " in record.read_text()

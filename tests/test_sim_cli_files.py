@@ -16,6 +16,7 @@ from rolit_core import Game  # noqa: E402
 from rolit_core.app import SELECT, App  # noqa: E402
 from sim import cli  # noqa: E402
 from sim.device import Device, FileStorage  # noqa: E402
+from sim.headless import match_line  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -340,7 +341,7 @@ def test_match_line_names_the_winner_ties_and_points():
              "match: shared by Red (hard) and Green (medium), 1-1 on points 64-64")):
         match.rounds_won, match.points = won, points
         match.winners = lambda winners=winners: winners
-        assert cli.match_line(match, names) == line
+        assert match_line(match, names) == line
 
 
 def test_no_file_is_written_over_another_options_file(tmp_path, capsys):

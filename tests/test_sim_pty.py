@@ -83,7 +83,9 @@ def test_an_unreachable_display_falls_back_to_the_terminal_in_one_line():
     if not display_55_is_free():
         pytest.skip("something listens on display :55")
     env = environment(DISPLAY=":55")
-    with Run(sim("--players", "human,easy", "--seed", "1"), env=env) as run:
+    # --storage none: an unfinished game another test left would add its own line
+    with Run(sim("--players", "human,easy", "--seed", "1", "--storage", "none"),
+             env=env) as run:
         assert run.until(READY, 20), run.output
         lines = [line for line in run.output.split("\x1b[?1049h")[0].splitlines() if line]
         assert len(lines) == 1, lines  # only the reason, no SDL chatter

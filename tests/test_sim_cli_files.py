@@ -82,31 +82,29 @@ def test_a_round_file_of_another_match_is_never_replaced(tmp_path, capsys):
     assert "record of round 1 in %s-2" % other in capsys.readouterr().err
 
 
-def test_a_record_over_a_file_that_is_not_a_record_is_refused_untouched(tmp_path, capsys):
-    essay = tmp_path / "essay.txt"
-    essay.write_text("My holidays\n")
-    words = one_line_error(GAME + ["--record", str(essay)], capsys)
-    assert "exists and is not a game record this program wrote: left untouched" in words
-    assert essay.read_text() == "My holidays\n"
-    earlier = tmp_path / "earlier.txt"
-    earlier.write_text(Game(players=2, first="red").record())
-    assert cli.main(GAME + ["--size", "4", "--record", str(earlier)]) == 0
-    assert Game.from_record(earlier.read_text()).over  # a record of ours is rewritten
-    assert sorted(os.listdir(str(tmp_path))) == ["earlier.txt", "essay.txt"]  # no temporary
+@pytest.mark.parametrize("option, name, what", [
+    ("--record", "essay.txt", "a game record this program wrote"),
+    ("--screenshot", "thesis.png", "a picture"),
+])
+def test_an_output_over_a_file_of_another_kind_is_refused_untouched(tmp_path, capsys, option,
+                                                                    name, what):
+    theirs = tmp_path / name
+    theirs.write_text("My holidays\n")
+    words = one_line_error(GAME + [option, str(theirs)], capsys)
+    assert "exists and is not %s: left untouched" % what in words
+    assert theirs.read_text() == "My holidays\n"
 
 
-def test_a_screenshot_over_a_file_that_is_not_a_picture_is_refused(tmp_path, capsys):
-    thesis = tmp_path / "thesis.png"
-    thesis.write_text("not a picture")
-    words = one_line_error(GAME + ["--screenshot", str(thesis)], capsys)
-    assert "exists and is not a picture: left untouched" in words
-    assert thesis.read_text() == "not a picture"
-    picture = tmp_path / "end.png"
+def test_an_output_of_this_program_is_replaced_whole(tmp_path):
+    record, picture = tmp_path / "earlier.txt", tmp_path / "end.png"
+    record.write_text(Game(players=2, first="red").record())
     assert cli.main(GAME + ["--size", "4", "--screenshot", str(picture)]) == 0
     first = picture.read_bytes()
-    assert cli.main(GAME + ["--size", "6", "--screenshot", str(picture)]) == 0
+    assert cli.main(GAME + ["--size", "6", "--record", str(record), "--screenshot",
+                            str(picture)]) == 0
+    assert Game.from_record(record.read_text()).over
     assert picture.read_bytes() != first and picture.read_bytes()[:4] == b"\x89PNG"
-    assert sorted(os.listdir(str(tmp_path))) == ["end.png", "thesis.png"]
+    assert sorted(os.listdir(str(tmp_path))) == ["earlier.txt", "end.png"]  # no temporary
 
 
 # -- item: --replay honours or refuses every game option -----------------------------------------

@@ -105,9 +105,11 @@ def parser():
                       help="colour that starts (default: tossed)")
     p.add_argument("--seed", type=int, help="seed for the toss and the computer players")
     p.add_argument("--record", metavar="FILE",
-                   help="write the game record to FILE (after every move and at the end)")
+                   help="write the game record to FILE (after every move and at the end); "
+                        "finished rounds of a match in FILE.roundN")
     p.add_argument("--replay", metavar="FILE",
-                   help="start from a game record (Game.record() format) and play on from there")
+                   help="start from a game record (Game.record() format) and play on from "
+                        "there; with --rounds, as the first round of a match")
     p.add_argument("--screenshot", metavar="FILE",
                    help="save a picture of the board at the end (.png, .bmp, .tga or .jpg)")
     p.add_argument("--storage", metavar="FILE",

@@ -59,7 +59,12 @@ class FileStorage:
             except UserFileError as error:
                 raise StorageError(str(error))
             if data and not is_save(data):
-                error = StorageError("%s is not a Rolit Handheld save: left untouched" % path)
+                from hardware.storage import MAGIC as DEVICE_MAGIC
+                what = "not a Rolit Handheld save"
+                if data[:2] == DEVICE_MAGIC:
+                    what = "the handheld's own save file (ROLIT_STORAGE = \"file\"), " \
+                           "which the simulator does not read"
+                error = StorageError("%s is %s: left untouched" % (path, what))
                 error.foreign = True
                 raise error
         folder = os.path.dirname(os.path.abspath(path))

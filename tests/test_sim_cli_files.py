@@ -414,3 +414,12 @@ def test_a_game_from_the_command_line_never_replaces_an_unfinished_saved_game(tm
     assert not App(storage=FileStorage(str(store))).match.over
     err = capsys.readouterr().err
     assert "This game is not saved, so that the unfinished one in %s is kept" % store in err
+
+
+def test_storage_names_the_handhelds_own_save_file(tmp_path, capsys):
+    from hardware.storage import frame
+    device_file = tmp_path / "rolit.sav"
+    device_file.write_bytes(frame(_save_bytes(), seq=3))
+    words = one_line_error(GAME + ["--storage", str(device_file)], capsys)
+    assert "is the handheld's own save file (ROLIT_STORAGE = \"file\")" in words
+    assert words.endswith("left untouched")

@@ -12,7 +12,7 @@ import sys
 
 from .headless import headless
 from .recorder import Recorder
-from .userfiles import UserFileError, read_input, try_writing_in, write_atomically
+from .userfiles import UserFileError, output_path, read_input, write_atomically
 
 LEVELS = ("easy", "medium", "hard", "expert")
 SEATS = ("human",) + LEVELS
@@ -265,27 +265,18 @@ def _fail(message):
 
 
 def check_output(option, path, image=False):
-    """A file the run will write: its folder must exist and take files; it must not be a
-    folder. Nothing is written to ``path`` itself."""
-    if not path:
-        _fail("%s needs a file name" % option)
-    if os.path.isdir(path):
-        _fail("%s %s is a folder, not a file" % (option, path))
-    if os.path.exists(path) and not os.path.isfile(path):
-        # a device, a pipe...: the file would be replaced by a new one (or block the run)
-        _fail("%s %s is not a regular file" % (option, path))
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        _fail("%s %s: folder %s does not exist" % (option, path, folder))
+    """A file the run will write (``sim.userfiles.output_path``), with the name of a picture
+    type for ``image``; an existing one must be of the kind the option writes (a record this
+    program wrote, a picture), else it is left untouched. Nothing is written to ``path``."""
+    try:
+        exists = output_path(option, path)
+    except UserFileError as error:
+        _fail(str(error))
     if image and os.path.splitext(path)[1].lower() not in IMAGE_TYPES:
         _fail("%s %s: the name must end in %s" % (option, path, ", ".join(IMAGE_TYPES)))
-    try:
-        try_writing_in(folder)
-    except OSError as error:
-        _fail("%s %s: cannot write in %s (%s)" % (option, path, folder, error.strerror or error))
-    if os.path.exists(path) and not os.access(path, os.W_OK):
+    if exists and not os.access(path, os.W_OK):
         _fail("%s %s: the file is read-only" % (option, path))
-    if os.path.exists(path) and os.path.getsize(path) and \
+    if exists and os.path.getsize(path) and \
             not (_is_picture(path) if image else _is_record(path)):
         _fail("%s %s exists and is not %s: left untouched (delete it or give another name)"
               % (option, path, "a picture" if image else "a game record this program wrote"))

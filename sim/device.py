@@ -8,7 +8,7 @@ from hardware.matrix import Matrix
 from rolit_core.events import PAUSE_ITEMS
 
 from .strip import Panel, SimStrip
-from .userfiles import UserFileError, read_input, try_writing_in, write_atomically
+from .userfiles import UserFileError, output_path, read_input, write_atomically
 
 WIDTH = HEIGHT = 8
 
@@ -53,27 +53,21 @@ class FileStorage:
         path = self.path
         if not path:
             raise StorageError("needs a file name (or none)")
-        if os.path.exists(path):
-            try:
-                data = read_input("", path, MAX_SAVE_BYTES, "a Rolit Handheld save", text=False)
-            except UserFileError as error:
-                raise StorageError(str(error))
-            if data and not is_save(data):
-                from hardware.storage import MAGIC as DEVICE_MAGIC
-                what = "not a Rolit Handheld save"
-                if data[:2] == DEVICE_MAGIC:
-                    what = "the handheld's own save file (ROLIT_STORAGE = \"file\"), " \
-                           "which the simulator does not read"
-                error = StorageError("%s is %s: left untouched" % (path, what))
-                error.foreign = True
-                raise error
-        folder = os.path.dirname(os.path.abspath(path))
-        if not os.path.isdir(folder):
-            raise StorageError("folder %s does not exist" % folder)
         try:
-            try_writing_in(os.path.dirname(os.path.realpath(path)))
-        except OSError as error:
-            raise StorageError("cannot write next to %s: %s" % (path, error.strerror or error))
+            exists = output_path("", path)
+            data = read_input("", path, MAX_SAVE_BYTES, "a Rolit Handheld save", text=False) \
+                if exists else b""
+        except UserFileError as error:
+            raise StorageError(str(error))
+        if data and not is_save(data):
+            from hardware.storage import MAGIC as DEVICE_MAGIC
+            what = "not a Rolit Handheld save"
+            if data[:2] == DEVICE_MAGIC:
+                what = "the handheld's own save file (ROLIT_STORAGE = \"file\"), which the " \
+                       "simulator does not read"
+            error = StorageError("%s is %s: left untouched" % (path, what))
+            error.foreign = True
+            raise error
 
     def load(self):
         try:

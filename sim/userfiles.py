@@ -4,9 +4,10 @@ safely.
 Every option that reads a file (``--settings``, ``--replay``, ``--storage``) goes through
 :func:`read_input`: a path that is missing, a folder, a device or a pipe is refused before it is
 opened (``/dev/zero`` would be read until memory runs out, a FIFO would block for ever), at most
-``limit`` bytes are read, and text that is not UTF-8 is refused in one line. Every file the
-simulator writes (a record, a picture) is written by :func:`write_atomically`: a unique temporary
-file in the same folder, renamed over the target only when it is whole.
+``limit`` bytes are read, and text that is not UTF-8 is refused in one line. Every option that
+writes one (``--record``, ``--screenshot``, ``--storage``) is checked by :func:`output_path`
+before the run, and every file is written by :func:`write_atomically` (or :func:`write_new`): a
+unique temporary file in the same folder, flushed, renamed over the target only when it is whole.
 """
 
 import os
@@ -88,6 +89,27 @@ def decode_text(option, path, data, what):
     except UnicodeDecodeError as error:
         raise UserFileError("%s is not UTF-8 text (byte 0x%02x at offset %d): not %s"
                             % (_name(option, path), data[error.start], error.start, what))
+
+
+def output_path(option, path):
+    """Check a file the run will write (given as ``option``): an empty name, a folder, a
+    device or a pipe (which a new file would replace, or which would block the run), a folder
+    that does not exist or takes no new file (tried, then tidied up): each is a
+    ``UserFileError``. Returns whether ``path`` exists. Nothing is written to ``path``."""
+    if not path:
+        raise UserFileError("%s needs a file name" % option)
+    exists = os.path.exists(path)
+    if exists:
+        regular_file(option, path)
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UserFileError("%s: folder %s does not exist" % (_name(option, path), folder))
+    try:
+        try_writing_in(os.path.dirname(os.path.realpath(path)))
+    except OSError as error:
+        raise UserFileError("%s: cannot write in %s (%s)" % (_name(option, path), folder,
+                                                            error.strerror or error))
+    return exists
 
 
 def try_writing_in(folder):

@@ -340,6 +340,10 @@ def check_seats(args, players_in_record):
     if seats is not None and len(seats) == 1 and seats[0] != "human":
         _fail("--players %s: one seat is solo play, where a person plays two colours; "
               "give 2-4 seats for a computer" % seats[0])
+    if args.time_limit and (args.headless or (seats is not None and "human" not in seats)):
+        # the App times a person's moves only: computers answer in their own time
+        _fail("--time-limit times a person's moves, and %s has no person"
+              % ("--headless" if args.headless else "--players " + ",".join(seats)))
     if not args.headless:
         return
     if players_in_record is not None:

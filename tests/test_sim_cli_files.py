@@ -176,6 +176,14 @@ def test_an_option_the_mode_does_not_use_is_refused(mode, option, words, capsys)
     assert words in one_line_error(argv, capsys)
 
 
+def test_a_time_limit_without_a_person_to_time_is_refused(capsys):
+    assert "--time-limit times a person's moves, and --headless has no person" in \
+        one_line_error(GAME + ["--time-limit", "30"], capsys)
+    assert "and --players hard,easy has no person" in one_line_error(
+        ["--terminal", "--players", "hard,easy", "--time-limit", "60"], capsys)
+    assert cli.main(GAME + ["--size", "4", "--time-limit", "0"]) == 0  # off: nothing to time
+
+
 def test_picture_options_are_used_by_a_headless_screenshot(tmp_path):
     import pygame
     from sim.window import Renderer

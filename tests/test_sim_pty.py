@@ -220,3 +220,16 @@ def test_a_foreign_file_at_the_settings_path_is_shown_at_start_and_left_alone():
     with open(path) as file:
         assert file.read() == "RH: my own notes\n"
     assert os.listdir(os.path.dirname(path)) == ["rolit.sav"]
+
+
+def test_no_labels_hides_the_board_labels_in_the_terminal_too():
+    shown = {}
+    for argv in ((), ("--no-labels",)):
+        with Run(sim("--terminal", "--players", "human,human", "--storage", "none",
+                     *argv)) as run:
+            assert run.until(READY, 20)
+            shown[argv] = screen_of(run)
+            run.send(b"q")
+            assert run.wait(10) == 0
+    assert "a  b  c  d  e  f  g  h" in shown[()]
+    assert "a  b  c" not in shown[("--no-labels",)] and READY in shown[("--no-labels",)]

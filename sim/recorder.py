@@ -41,7 +41,8 @@ class Recorder:
             self.plies = plies
             text = game.record()
             if self._write(self.path, text):
-                self.failure = None
+                if not self.pending:
+                    self.failure = None  # a round not yet kept stays said
             else:
                 self.plies = -1  # try again at the next update
 

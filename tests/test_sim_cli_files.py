@@ -431,3 +431,23 @@ def test_storage_names_the_handhelds_own_save_file(tmp_path, capsys):
     words = one_line_error(GAME + ["--storage", str(device_file)], capsys)
     assert "is the handheld's own save file (ROLIT_STORAGE = \"file\")" in words
     assert words.endswith("left untouched")
+
+
+def test_a_round_that_could_not_be_kept_stays_said_and_is_tried_again(tmp_path, monkeypatch):
+    from sim import recorder as recorder_module
+    record = str(tmp_path / "game.txt")
+    app = App(seed=2, levels=LEVELS)
+    app.start(seats=("easy", "easy"), rounds=2, size=4)
+    recorder = cli.Recorder(record)
+    device = Device(app)
+    real = recorder_module.write_new
+
+    def full(path, write):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(recorder_module, "write_new", full)
+    now = play_until(app, device, recorder,
+                     lambda: app.match.round == 2 and len(app.game.board.moves) >= 2)
+    assert "record of round 1 not written" in recorder.failure  # the later moves do not hide it
+    monkeypatch.setattr(recorder_module, "write_new", real)
+    play_until(app, device, recorder, lambda: len(app.game.board.moves) >= 3, now)
+    assert recorder.failure is None and os.path.exists(record + ".round1")

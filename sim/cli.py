@@ -403,7 +403,7 @@ def open_storage(args, mode, warnings=None):
 
 def build(args, storage=None, text=None, warnings=None):
     """The App (started or loaded as asked) and the Device that shows it. A game asked for on
-    the command line never replaces an unfinished one in the storage: it is played unsaved
+    the command line never replaces an unfinished one in the storage: the run saves nothing
     (``app.storage`` None), said on stderr and through ``warnings`` (a list, if given)."""
     from rolit_core.app import App
     from .device import Device, FileStorage
@@ -421,8 +421,8 @@ def build(args, storage=None, text=None, warnings=None):
     match = app.match
     if (args.replay or options is not None) and match is not None and not match.over:
         app.storage = None
-        print("This game is not saved, so that the unfinished one in %s is kept (python -m sim "
-              "without game options resumes it)" % storage.path, file=sys.stderr)
+        print("Nothing is saved this run, so that the unfinished game in %s is kept (python -m "
+              "sim without game options resumes it)" % storage.path, file=sys.stderr)
         if warnings is not None:
             warnings.append("Not saved: the unfinished game in %s is kept"
                             % os.path.basename(storage.path))

@@ -421,7 +421,7 @@ def test_a_game_from_the_command_line_never_replaces_an_unfinished_saved_game(tm
     assert store.read_bytes() == before  # the unfinished game is still there
     assert not App(storage=FileStorage(str(store))).match.over
     err = capsys.readouterr().err
-    assert "This game is not saved, so that the unfinished one in %s is kept" % store in err
+    assert "Nothing is saved this run, so that the unfinished game in %s is kept" % store in err
 
 
 def test_storage_names_the_handhelds_own_save_file(tmp_path, capsys):

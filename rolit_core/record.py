@@ -208,7 +208,8 @@ def _header_value(key, value, number):
             return True
         if low in ("no", "false", "0", "off"):
             return False
-        raise ValueError("%s must be yes or no, not %s" % (where, _shown(value)))
+        raise ValueError("%s must be yes or no (true/false, on/off, 1/0), not %s"
+                         % (where, _shown(value)))
     if key == "first":
         try:
             return colour_of(int(value) if _is_number(value) else value)

@@ -41,7 +41,7 @@ def test_ctrl_c_in_the_window_quits_cleanly_with_130():
 
 def test_ctrl_c_headless_quits_cleanly_with_130(tmp_path):
     record = tmp_path / "match.txt"
-    with Run(sim("--headless", "--players", "hard,hard", "--rounds", "99", "--seed", "1",
+    with Run(sim("--headless", "--players", "hard,hard", "--rounds", "7", "--seed", "1",
                  "--record", str(record))) as run:
         run.read(3)
         assert run.process.poll() is None
@@ -83,7 +83,9 @@ def test_an_unreachable_display_falls_back_to_the_terminal_in_one_line():
     if not display_55_is_free():
         pytest.skip("something listens on display :55")
     env = environment(DISPLAY=":55")
-    with Run(sim("--players", "human,easy", "--seed", "1"), env=env) as run:
+    # --storage none: an unfinished game another test left would add its own line
+    with Run(sim("--players", "human,easy", "--seed", "1", "--storage", "none"),
+             env=env) as run:
         assert run.until(READY, 20), run.output
         lines = [line for line in run.output.split("\x1b[?1049h")[0].splitlines() if line]
         assert len(lines) == 1, lines  # only the reason, no SDL chatter
@@ -201,3 +203,33 @@ def test_settings_are_kept_between_runs_in_the_user_data_folder():
         run.send(b"q")
         assert run.wait(10) == 0
     assert not os.path.exists(os.path.join(DATA_HOME, "unused"))
+
+
+def test_a_foreign_file_at_the_settings_path_is_shown_at_start_and_left_alone():
+    data = os.path.join(DATA_HOME, "foreign")
+    path = os.path.join(data, "rolit-handheld", "rolit.sav")
+    os.makedirs(os.path.dirname(path))
+    with open(path, "w") as file:
+        file.write("RH: my own notes\n")
+    with Run(sim("--terminal"), env=environment(XDG_DATA_HOME=data)) as run:
+        assert run.until(READY, 20)
+        # on the terminal's own screen, not only on stderr (which the game's screen covers)
+        assert "delete it or use --storage" in screen_of(run)
+        run.send(b"q")
+        assert run.wait(10) == 0
+    with open(path) as file:
+        assert file.read() == "RH: my own notes\n"
+    assert os.listdir(os.path.dirname(path)) == ["rolit.sav"]
+
+
+def test_no_labels_hides_the_board_labels_in_the_terminal_too():
+    shown = {}
+    for argv in ((), ("--no-labels",)):
+        with Run(sim("--terminal", "--players", "human,human", "--storage", "none",
+                     *argv)) as run:
+            assert run.until(READY, 20)
+            shown[argv] = screen_of(run)
+            run.send(b"q")
+            assert run.wait(10) == 0
+    assert "a  b  c  d  e  f  g  h" in shown[()]
+    assert "a  b  c" not in shown[("--no-labels",)] and READY in shown[("--no-labels",)]

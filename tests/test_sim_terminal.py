@@ -311,3 +311,42 @@ def test_ctrl_c_from_a_kitty_terminal_exits_130():
             process.kill()
         os.close(master)
         os.close(slave)
+
+
+# -- odd and random input never ends the game ------------------------------------------------------
+
+def test_odd_escape_sequences_are_ignored():
+    # Alt+Shift+O then the superscript-two key of an AZERTY keyboard; the same in a modifier
+    for text in ("\x1bO\u00b2u", "\x1b[1;\u00b2A", "\x1b[\u0662u", "\x1b[13;\u00b2:3u",
+                 "\x1b[" + "9" * 5000 + "u", "\x1b[1;" + "9" * 5000 + "A"):
+        assert decode(text) == ([], ""), repr(text)
+    assert decode("\x1bO\u00b2u\r") == ([(SELECT, None)], "")  # the keys after it still count
+
+
+def test_an_escape_sequence_that_never_ends_is_not_kept_for_ever():
+    pairs, rest = decode("\x1b[" + "1;" * 40)
+    assert pairs == [] and rest == ""
+    pairs, rest = decode("\x1b[1;5")
+    assert rest == "\x1b[1;5"  # a short unfinished one waits for the next read
+
+
+def test_random_bytes_decode_without_an_exception():
+    import random
+    rng = random.Random(23)
+    pieces = ["\x1b", "[", "O", ";", ":", "u", "A", "~", "?", "1", "3", "5", "9", "\u00b2",
+              "\u0662", "\r", "q", " ", "\x03", "\x7f"]
+    keys = TermKeys()
+    now = 0
+    for count in range(300000):
+        if count % 2:
+            data = bytes([rng.randrange(256) for _ in range(rng.randrange(1, 12))])
+            text = data.decode("utf-8", "replace")
+        else:
+            text = "".join([rng.choice(pieces) for _ in range(rng.randrange(1, 12))])
+        pairs, rest = decode(text)
+        assert len(rest) <= 64 + 12
+        for key, kind in pairs:
+            if key not in (QUIT, INTERRUPT, "suspend"):
+                keys.key(key, now, kind)
+        now += 7
+        keys.take(now)

@@ -348,13 +348,12 @@ def _check_dest(dest):
         raise DeployError("cannot create %s: %s is read-only" % (dest, parent))
 
 
-def _check_folders(dest):
-    """The game's folders on the drive: folders (not files or links), and writable."""
-    for folder in ("lib",) + PACKAGES:
-        _check_place(dest, folder, folder=True)
-        path = os.path.join(dest, folder)
-        if os.path.isdir(path) and not os.access(path, os.W_OK | os.X_OK):
-            raise DeployError("%s is read-only: the deploy cannot write into it" % path)
+def _check_writable(actions):
+    """Every existing folder the deploy changes something in can be written."""
+    for action in plan_changes(actions):
+        folder = os.path.dirname(action.path)
+        if os.path.isdir(folder) and not os.access(folder, os.W_OK | os.X_OK):
+            raise DeployError("%s is read-only: the deploy cannot write into it" % folder)
 
 
 def drive_space(path):
@@ -610,7 +609,8 @@ def plan(dest, preset="pico", mpy_cross=None):
     if preset not in PRESETS:
         raise DeployError("unknown preset %r (use %s)" % (preset, ", ".join(PRESETS)))
     _check_dest(dest)
-    _check_folders(dest)
+    for folder in ("lib",) + PACKAGES:
+        _check_place(dest, folder, folder=True)
     manifest = read_manifest(dest)
     drive = _Drive(dest, manifest)
     version = circuitpython_version(dest)
@@ -673,6 +673,7 @@ def plan(dest, preset="pico", mpy_cross=None):
             relative = os.path.relpath(action.path, dest).replace(os.sep, "/")
             action.temporary = drive.path(drive.temporary_name(relative))
     _check_place(dest, MANIFEST)
+    _check_writable(actions)
     result = Plan(dest, actions, compiler)
     _manifests(result, drive)
     result.free, unit = drive_space(dest if os.path.isdir(dest) else os.path.dirname(

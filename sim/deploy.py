@@ -189,24 +189,26 @@ class MpyCross:
         self.version = (int(found.group(1)), int(found.group(2)))
 
     def compile(self, relative, source):
-        """The ``.mpy`` bytes of ``source`` (the file ``relative`` on the drive, the name its
-        tracebacks give)."""
+        """The ``.mpy`` bytes of ``source``, the file ``relative`` on the drive (the name its
+        tracebacks and compile errors give)."""
         work = tempfile.mkdtemp(prefix="rolit-mpy-")
         try:
-            source_path = os.path.join(work, "source.py")
+            source_path = os.path.join(work, *relative.split("/"))
+            os.makedirs(os.path.dirname(source_path), exist_ok=True)
             output = os.path.join(work, "out.mpy")
             with open(source_path, "wb") as handle:
                 handle.write(source)
             try:
-                result = subprocess.run([self.path, "-o", output, "-s", relative, source_path],
+                result = subprocess.run([self.path, "-o", output, relative], cwd=work,
                                         capture_output=True, text=True, timeout=120)
             except (OSError, subprocess.SubprocessError) as error:
                 raise DeployError("cannot run mpy-cross %s: %s" % (
                     self.path, getattr(error, "strerror", None) or error))
-            said = (result.stderr + result.stdout).strip().splitlines()
+            said = [line.strip() for line in (result.stderr + result.stdout).splitlines()
+                    if line.strip() and not line.startswith("Traceback")]
             if result.returncode != 0 or not os.path.isfile(output):
                 raise DeployError("mpy-cross cannot compile %s: %s" % (
-                    relative, said[-1] if said else "status %d" % result.returncode))
+                    relative, " ".join(said)[-200:] or "status %d" % result.returncode))
             return _read(output)
         finally:
             shutil.rmtree(work, ignore_errors=True)

@@ -807,6 +807,22 @@ def plan_changes(actions):
     return [a for a in actions if a.kind in ("write", "append", "remove", "rename")]
 
 
+def drive_files(preset="pico", mpy_cross=None):
+    """What the deploy writes onto an empty drive, as a dict relative path -> bytes (without
+    the manifest): the drive of an emulated board."""
+    folder = tempfile.mkdtemp(prefix="rolit-drive-")
+    try:
+        apply(plan(folder, preset, mpy_cross))
+        found = {}
+        for base, _, names in os.walk(folder):
+            for name in names:
+                found[os.path.relpath(os.path.join(base, name), folder).replace(
+                    os.sep, "/")] = _read(os.path.join(base, name))
+        return found
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def describe(actions, dest):
     """One line per action, as the deploy prints them."""
     lines = []

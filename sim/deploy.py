@@ -171,7 +171,9 @@ class MpyCross:
     """CircuitPython's mpy-cross at ``path``; ``version`` is its (major, minor)."""
 
     def __init__(self, path):
-        self.path = path
+        # Absolute: the compiles run in a folder of their own.
+        self.path = shutil.which(path) or path if os.path.basename(path) == path else \
+            os.path.abspath(path)
         try:
             result = subprocess.run([path, "--version"], capture_output=True, text=True,
                                     timeout=60)
@@ -618,6 +620,9 @@ def plan(dest, preset="pico", mpy_cross=None):
     version = circuitpython_version(dest)
     compiler = None
     notes = []
+    if mpy_cross and preset == "blinka_pi":
+        raise DeployError("--mpy-cross (or $MPY_CROSS) is for CircuitPython boards: blinka_pi "
+                          "runs the game on CPython, which needs the .py files")
     if mpy_cross:
         compiler = MpyCross(mpy_cross)
         if version is None:

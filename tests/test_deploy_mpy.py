@@ -158,3 +158,19 @@ def test_mpy_cross_from_the_environment_and_a_drive_without_boot_out(tmp_path, c
     assert re.search(r"^write\s+rolit_core/app.mpy ", out, re.M)
     assert re.search(r"^warn .*no boot_out.txt: the .mpy files load only on CircuitPython 10", out,
                      re.M)
+
+
+def test_a_relative_compiler_path_and_a_pi_preset(tmp_path, capsys, monkeypatch):
+    """``--mpy-cross tools/mpy-cross`` from the current folder works (the compiles run
+    elsewhere); a compiled deploy for the Raspberry Pi preset, whose CPython needs the .py files,
+    is refused rather than done without a word."""
+    (tmp_path / "tools").mkdir()
+    fake_compiler(tmp_path / "tools", CIRCUITPY_10)
+    monkeypatch.chdir(tmp_path)
+    dest = tmp_path / "CIRCUITPY"
+    assert deploy.main([str(dest), "--mpy-cross", os.path.join("tools", "mpy-cross")]) == 0
+    assert (dest / "rolit_core" / "app.mpy").read_bytes() == b"C\x06fake"
+    for args in ([str(dest), "--dry-run"], [str(dest)]):
+        assert deploy.main(args + ["--preset", "blinka_pi", "--mpy-cross",
+                                   os.path.join("tools", "mpy-cross")]) == 1
+        assert "blinka_pi runs the game on CPython" in one_line_error(capsys)

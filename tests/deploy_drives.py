@@ -60,6 +60,26 @@ def small_drive(mount_point, image, size=1024 * 1024):
         _run(["umount", mount_point])
 
 
+def files(folder):
+    """Every file under ``folder``: relative path -> bytes."""
+    found = {}
+    for base, _, names in os.walk(str(folder)):
+        for name in names:
+            path = os.path.join(base, name)
+            with open(path, "rb") as handle:
+                found[os.path.relpath(path, str(folder)).replace(os.sep, "/")] = handle.read()
+    return found
+
+
+def one_line_error(capsys):
+    """The deploy's error: one line on stderr, no traceback anywhere."""
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("deploy: "), captured.err
+    assert "Traceback" not in captured.err + captured.out
+    return lines[0]
+
+
 def fill(folder, leave):
     """Write a file into ``folder`` that leaves about ``leave`` bytes free; returns its path."""
     path = os.path.join(folder, "filler.bin")

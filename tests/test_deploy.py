@@ -10,6 +10,7 @@ import tempfile
 
 import pytest
 
+from deploy_drives import one_line_error
 from device_doubles import DOUBLES, library_path
 from sim import deploy
 
@@ -96,14 +97,6 @@ def test_warnings_for_code_txt_and_old_circuitpython(tmp_path, capsys):
 def test_missing_drive_is_an_error(tmp_path, capsys):
     assert deploy.main([str(tmp_path / "not" / "mounted")]) == 1
     assert "is the CIRCUITPY drive mounted?" in capsys.readouterr().err
-
-
-def one_line_error(capsys):
-    captured = capsys.readouterr()
-    lines = captured.err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("deploy: "), captured.err
-    assert "Traceback" not in captured.err + captured.out
-    return lines[0]
 
 
 def tree(folder):

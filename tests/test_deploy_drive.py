@@ -8,27 +8,8 @@ import re
 
 import pytest
 
-from deploy_drives import fill, small_drive
+from deploy_drives import files, fill, one_line_error, small_drive
 from sim import deploy
-
-
-def files(folder):
-    """Every file under ``folder``: relative path -> bytes."""
-    found = {}
-    for base, _, names in os.walk(folder):
-        for name in names:
-            path = os.path.join(base, name)
-            with open(path, "rb") as handle:
-                found[os.path.relpath(path, folder).replace(os.sep, "/")] = handle.read()
-    return found
-
-
-def one_line_error(capsys):
-    captured = capsys.readouterr()
-    lines = captured.err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("deploy: "), captured.err
-    assert "Traceback" not in captured.err + captured.out
-    return lines[0]
 
 
 @pytest.fixture

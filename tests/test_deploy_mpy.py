@@ -7,21 +7,11 @@ import stat
 
 import pytest
 
-from deploy_drives import mpy_cross
+from deploy_drives import files, mpy_cross, one_line_error
 from sim import deploy
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOOT_OUT = "Adafruit CircuitPython %s on 2026-12-01; Raspberry Pi Pico with rp2040\n"
-
-
-def files(folder):
-    found = {}
-    for base, _, names in os.walk(str(folder)):
-        for name in names:
-            path = os.path.join(base, name)
-            with open(path, "rb") as handle:
-                found[os.path.relpath(path, str(folder)).replace(os.sep, "/")] = handle.read()
-    return found
 
 
 def modules():
@@ -31,14 +21,6 @@ def modules():
         found += ["%s/%s" % (package, name) for name in os.listdir(os.path.join(ROOT, package))
                   if name.endswith(".py")]
     return sorted(found + ["lib/neopixel.py"])
-
-
-def one_line_error(capsys):
-    captured = capsys.readouterr()
-    lines = captured.err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("deploy: "), captured.err
-    assert "Traceback" not in captured.err + captured.out
-    return lines[0]
 
 
 def fake_compiler(tmp_path, banner, fails=False):

@@ -638,7 +638,7 @@ def plan(dest, preset="pico", mpy_cross=None):
     actions = []
     _leftovers(drive, actions)
     files = game_files(compiler)
-    for relative, _, _ in files:
+    for relative in [relative for relative, _, _ in files] + ["settings.toml"]:
         drive.take(relative)  # never stale, never a free name for something else
     for relative, data, note in files[:-1]:
         _place(drive, actions, relative, data, note, compiler is not None)
@@ -731,12 +731,14 @@ def _stage(plan, manifest):
     """Write the new files under their temporary names (and the manifest that lists them);
     returns the bytes written. A failure removes what it wrote: the drive has what it had."""
     staged = []
+    created = []
     written = 0
     step = None
     try:
         if plan_changes(plan.actions) and not os.path.isdir(plan.dest):
             step = ("create", plan.dest)
             os.makedirs(plan.dest)
+            created.append(plan.dest)
         for action in plan.actions:
             if action.early:
                 step = ("remove", action.path)
@@ -751,13 +753,21 @@ def _stage(plan, manifest):
                 folder = os.path.dirname(action.path)
                 if not os.path.isdir(folder):
                     os.makedirs(folder)
+                    created.append(folder)
                 staged.append(action.temporary)
                 _write_new(action.temporary, action.data)
                 written += len(action.data)
     except BaseException as error:
-        for temporary in staged:
+        if manifest is not None and plan.dest in created:
+            staged.append(manifest)  # a folder the deploy made: nothing of it stays
+        for path in staged:
             try:
-                os.remove(temporary)
+                os.remove(path)
+            except OSError:
+                pass
+        for folder in reversed(created):
+            try:
+                os.rmdir(folder)  # only if it is empty
             except OSError:
                 pass
         if not isinstance(error, OSError):

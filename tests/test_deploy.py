@@ -405,6 +405,32 @@ def test_a_read_only_folder_of_the_game_is_found_by_the_dry_run(tmp_path, capsys
         assert tree(str(dest)) == before
 
 
+def test_settings_toml_is_never_removed_even_if_a_manifest_lists_it(tmp_path):
+    dest = tmp_path / "CIRCUITPY"
+    assert deploy.main([str(dest)]) == 0
+    settings = read(dest / "settings.toml")
+    with open(str(dest / deploy.MANIFEST), "a") as handle:
+        handle.write("%s settings.toml\n" % deploy._digest(settings))
+    assert deploy.main([str(dest)]) == 0
+    assert read(dest / "settings.toml") == settings
+
+
+def test_a_deploy_into_a_new_folder_that_fails_leaves_no_folder(tmp_path, capsys, monkeypatch):
+    real_fsync = os.fsync
+    calls = []
+
+    def fsync(handle):
+        calls.append(handle)
+        if len(calls) == 4:
+            raise OSError(28, "No space left on device")
+        real_fsync(handle)
+
+    monkeypatch.setattr(deploy.os, "fsync", fsync)
+    assert deploy.main([str(tmp_path / "rolit")]) == 1
+    assert "No space left on device" in one_line_error(capsys)
+    assert os.listdir(str(tmp_path)) == []
+
+
 def test_a_module_at_the_top_that_hides_a_library_is_warned_about(tmp_path, capsys):
     dest = tmp_path / "CIRCUITPY"
     dest.mkdir()

@@ -5,6 +5,8 @@ the next deploy. The drive is a real 1 MiB file system (tests/deploy_drives.py).
 import errno
 import os
 import re
+import shutil
+import subprocess
 
 import pytest
 
@@ -170,3 +172,102 @@ def test_temporary_files_of_a_deploy_cut_off_while_writing_are_cleared(tmp_path,
     assert deploy.main([fresh]) == 0
     assert files(dest) == files(fresh)
     assert old  # the older game was there to replace
+
+
+# -- the room figure on a FAT12 drive of 512-byte clusters, as CircuitPython formats it --------
+
+
+def mtools(*command):
+    """Run an mtools command on an image; the error text, or None."""
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60,
+                            env=dict(os.environ, MTOOLS_SKIP_CHECK="1"))
+    return None if result.returncode == 0 else (result.stderr or result.stdout).strip()
+
+
+def fat_free(image):
+    listing = subprocess.run(["mdir", "-i", image, "::"], capture_output=True, text=True,
+                             env=dict(os.environ, MTOOLS_SKIP_CHECK="1")).stdout
+    return int(re.search(r"([\d ]+) bytes free", listing).group(1).replace(" ", ""))
+
+
+class Recorder:
+    """Every change the deploy makes to a folder, as a path relative to it, in order."""
+
+    def __init__(self, folder, monkeypatch):
+        self.folder = folder
+        self.steps = []
+        for name in ("replace", "rename", "remove", "makedirs"):
+            real = getattr(os, name)
+            monkeypatch.setattr(deploy.os, name, self._wrap(name, real))
+        real_write = deploy._write_new
+        monkeypatch.setattr(deploy, "_write_new", lambda path, data: (
+            self.steps.append(("write", self.relative(path), data)), real_write(path, data)))
+
+    def relative(self, path):
+        return os.path.relpath(path, self.folder).replace(os.sep, "/")
+
+    def _wrap(self, name, real):
+        def step(*paths, **options):
+            self.steps.append((name,) + tuple(self.relative(path) for path in paths))
+            return real(*paths, **options)
+        return step
+
+
+def replay(steps, image, work):
+    """Make the recorded changes on the FAT image with mtools; the first error, or None."""
+    for step in steps:
+        kind, path = step[0], "::/" + step[1]
+        if kind == "write":
+            host = os.path.join(work, "data")
+            with open(host, "wb") as handle:
+                handle.write(step[2])
+            failed = mtools("mcopy", "-o", "-i", image, host, path)
+        elif kind == "makedirs":
+            failed = mtools("mmd", "-i", image, path)
+        elif kind == "remove":
+            failed = mtools("mdel", "-i", image, path)
+        else:  # replace or rename: the old file at the new name goes first, as vfat does
+            mtools("mdel", "-i", image, "::/" + step[2])
+            failed = mtools("mren", "-i", image, path, "::/" + step[2])
+        if failed:
+            return "%s %s: %s" % (kind, step[1], failed)
+    return None
+
+
+@pytest.mark.parametrize("short_by", [0, 8192])
+def test_the_room_figure_holds_on_a_fat12_drive(tmp_path, monkeypatch, short_by):
+    """The older game on a 1 MiB FAT12 image with 512-byte clusters, filled to leave just the
+    room the deploy says it needs: every change of the deploy, made on the image by mtools,
+    fits. With 8 KB less, the drive fills up (the figure is not a loose guess)."""
+    if shutil.which("mcopy") is None or shutil.which("mkfs.fat") is None:
+        pytest.skip("mtools or dosfstools is missing (apt-get install mtools dosfstools)")
+    folder = str(tmp_path / "CIRCUITPY")
+    deploy_older_game(folder)
+    image = str(tmp_path / "drive.img")
+    with open(image, "wb") as handle:
+        handle.truncate(1024 * 1024)
+    assert mtools("mkfs.fat", "-F", "12", "-S", "512", "-s", "1", "-n", "CIRCUITPY", image) is None
+    for base, dirs, names in os.walk(folder):
+        for name in sorted(dirs):
+            assert mtools("mmd", "-i", image, "::/" + os.path.relpath(
+                os.path.join(base, name), folder).replace(os.sep, "/")) is None
+        for name in sorted(names):
+            path = os.path.join(base, name)
+            assert mtools("mcopy", "-i", image, path, "::/" + os.path.relpath(
+                path, folder).replace(os.sep, "/")) is None
+    free = fat_free(image)
+    monkeypatch.setattr(deploy, "drive_space", lambda path: (free, 512))
+    plan = deploy.plan(folder)
+    filler = str(tmp_path / "filler")
+    with open(filler, "wb") as handle:
+        handle.write(b"\0" * (free - plan.needed + short_by))
+    assert mtools("mcopy", "-i", image, filler, "::/filler.bin") is None
+    assert fat_free(image) == plan.needed - short_by
+    recorder = Recorder(folder, monkeypatch)
+    deploy.apply(plan, folder)
+    monkeypatch.undo()
+    failed = replay(recorder.steps, image, str(tmp_path))
+    if short_by:
+        assert failed and "Disk full" in failed
+    else:
+        assert failed is None

@@ -21,7 +21,8 @@ module it compiles (a source deploy removes the ``.mpy`` files it wrote in the s
 between the two kinds works both ways.
 
 The drive is the user's. The deploy never writes through a link nor outside PATH, never deletes
-a file it did not write, and never writes over one: what it wrote is listed, with a checksum, in
+a file it did not write, and never writes over one (but for adding its lines after the user's in
+``settings.toml``, as above): what it wrote is listed, with a checksum, in
 ``PATH/`` + ``MANIFEST``, and a file in its way that is not listed there with the checksum it has
 now (the user's own ``code.py``, a module edited on the board) is kept under a free name beside
 it, ``code-before-rolit.py``, ``app-before-rolit.py``, ``...-before-rolit-2.py``: said in the

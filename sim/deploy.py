@@ -479,8 +479,9 @@ def _place(drive, actions, relative, data, note, compiled):
                                   to=drive.path(drive.kept_name(twin))))
 
 
-def _settings(dest, preset):
-    """The action for settings.toml: a starter, the starter after the user's lines, or none."""
+def _settings(dest, preset, asked):
+    """The action for settings.toml: a starter, the starter after the user's lines, or none
+    (said with why, when ``asked`` for a preset the user's file is not for)."""
     _check_place(dest, "settings.toml")
     starter = _read(os.path.join(ROOT, "hardware", "settings", preset + ".toml"))
     settings = os.path.join(dest, "settings.toml")
@@ -491,6 +492,12 @@ def _settings(dest, preset):
     except OSError as error:
         raise DeployError("cannot read %s: %s" % (settings, error.strerror or error))
     if b"ROLIT_" in text:
+        found = re.search(rb'^\s*ROLIT_PRESET\s*=\s*"([^"]*)"', text, re.M)
+        if asked and (found is None or found.group(1).decode("ascii", "replace") != preset):
+            return Action("keep", settings, None, "yours: left as it is, so --preset %s changes "
+                          "nothing (it is for %s): edit it, or move it away for the %s starter"
+                          % (preset, found.group(1).decode("ascii", "replace") if found else
+                             "no preset", preset))
         return Action("keep", settings, None, "yours: left as it is")
     joined = text if not text or text.endswith(b"\n") else text + b"\n"
     return Action("append", settings, joined + b"\n" + starter,
@@ -607,10 +614,12 @@ def _manifests(plan, drive):
     plan.final = final
 
 
-def plan(dest, preset="pico", mpy_cross=None):
+def plan(dest, preset=None, mpy_cross=None):
     """The :class:`Plan` that deploys to ``dest``: every check made, nothing written. With
     ``mpy_cross`` (a path), the modules are compiled. Raises ``DeployError`` for anything that
     would make the deploy fail or harm the drive, the lack of room included."""
+    asked = preset is not None
+    preset = preset or "pico"
     if preset not in PRESETS:
         raise DeployError("unknown preset %r (use %s)" % (preset, ", ".join(PRESETS)))
     _check_dest(dest)
@@ -656,7 +665,7 @@ def plan(dest, preset="pico", mpy_cross=None):
                 actions.append(Action("keep", os.path.join(folder, name), None,
                                       "not written by the deploy: left as it is (delete it if "
                                       "it is an old copy of the game's)"))
-    actions.append(_settings(dest, preset))
+    actions.append(_settings(dest, preset, asked))
     relative, data, note = files[-1]
     _place(drive, actions, relative, data, note, False)  # code.py: last, once the rest is in
 
@@ -866,7 +875,7 @@ def main(argv=None):
     parser = _Parser(prog="python -m sim.deploy",
                      description="Copy Rolit Handheld onto a CircuitPython drive.")
     parser.add_argument("path", help="the mounted CIRCUITPY drive, or any folder")
-    parser.add_argument("--preset", default="pico", choices=PRESETS,
+    parser.add_argument("--preset", choices=PRESETS,
                         help="board for a new settings.toml (default: pico)")
     parser.add_argument("--dry-run", action="store_true", help="only list what would be done")
     parser.add_argument("--mpy-cross", metavar="PATH",

@@ -405,6 +405,20 @@ def test_a_read_only_folder_of_the_game_is_found_by_the_dry_run(tmp_path, capsys
         assert tree(str(dest)) == before
 
 
+def test_a_preset_that_the_kept_settings_toml_is_not_for_is_said(tmp_path, capsys):
+    """``--preset feather_rp2040`` onto a drive whose settings.toml is the user's, for the pico:
+    the file is kept, and the output says that the preset changed nothing."""
+    dest = tmp_path / "CIRCUITPY"
+    assert deploy.main([str(dest)]) == 0
+    capsys.readouterr()
+    assert deploy.main([str(dest), "--preset", "feather_rp2040", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^keep\s+settings.toml .*--preset feather_rp2040 changes nothing \(it is "
+                     r"for pico\)", out, re.M), out
+    assert deploy.main([str(dest), "--preset", "pico", "--dry-run"]) == 0
+    assert "changes nothing" not in capsys.readouterr().out
+
+
 def test_settings_toml_is_never_removed_even_if_a_manifest_lists_it(tmp_path):
     dest = tmp_path / "CIRCUITPY"
     assert deploy.main([str(dest)]) == 0

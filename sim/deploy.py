@@ -636,9 +636,9 @@ def plan(dest, preset=None, mpy_cross=None):
     if mpy_cross:
         compiler = MpyCross(mpy_cross)
         if version is None:
-            notes.append(Action("warn", dest, None, "no boot_out.txt: the .mpy files load only on "
-                                "CircuitPython %d.x (mpy-cross says %s)"
-                                % (compiler.version[0], compiler.banner)))
+            notes.append(Action("warn", os.path.join(dest, "boot_out.txt"), None, "not there, "
+                                "so the board's version is unknown: the .mpy files load only on "
+                                "CircuitPython %d.x" % compiler.version[0]))
         elif version[0] != compiler.version[0]:
             raise DeployError("the board runs CircuitPython %d.%d but mpy-cross %s is %d.%d's: its "
                               ".mpy files would not load; use the mpy-cross for %d.x from %s, or "

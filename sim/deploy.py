@@ -63,6 +63,7 @@ LIBRARIES = (("adafruit-circuitpython-neopixel", ("neopixel.py",)),)
 RUN_FIRST = ("code.txt",)  # CircuitPython runs these instead of code.py if present
 MANIFEST = ".rolit-deploy"  # what the deploy wrote: "sha256 relative/path" per line
 MANIFEST_HEADER = "# Files python -m sim.deploy wrote (Rolit Handheld)"
+MANIFEST_LIMIT = 1 << 20  # bytes: the deploy's list is a few KB
 TEMPORARY = ".deploy-tmp"  # suffix of a file being written
 KEPT = "-before-rolit"  # inserted before the extension of a user's file moved aside
 # What CircuitPython writes into a fresh drive's code.py (an empty file on small builds).
@@ -116,9 +117,9 @@ class Plan:
         return iter(self.actions)
 
 
-def _read(path):
+def _read(path, limit=-1):
     with open(path, "rb") as handle:
-        return handle.read()
+        return handle.read(limit)
 
 
 def _read_or_none(path):
@@ -276,7 +277,11 @@ def read_manifest(dest):
         raise DeployError("%s is not the deploy's own list (a link or a folder): move it away"
                           % path)
     try:
-        text = _read(path).decode("utf-8")
+        data = _read(path, MANIFEST_LIMIT + 1)
+        if len(data) > MANIFEST_LIMIT:
+            raise DeployError("%s is over %d bytes, not the deploy's own list: move it away"
+                              % (path, MANIFEST_LIMIT))
+        text = data.decode("utf-8")
     except FileNotFoundError:
         return Manifest()
     except (OSError, UnicodeError) as error:
@@ -385,7 +390,7 @@ def drive_space(path):
 def circuitpython_version(dest):
     """(major, minor) from the board's boot_out.txt, or None."""
     try:
-        first = _read(os.path.join(dest, "boot_out.txt")).split(b"\n")[0].decode()
+        first = _read(os.path.join(dest, "boot_out.txt"), 512).split(b"\n")[0].decode()
     except (OSError, UnicodeError):
         return None
     marker = "CircuitPython "

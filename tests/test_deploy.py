@@ -339,6 +339,18 @@ def test_a_foreign_file_at_the_manifests_name_is_refused(tmp_path, capsys):
     assert (dest / deploy.MANIFEST).read_text() == "my notes\n"
 
 
+def test_a_huge_manifest_or_boot_out_is_not_read_whole(tmp_path, capsys):
+    dest = tmp_path / "CIRCUITPY"
+    dest.mkdir()
+    (dest / "boot_out.txt").write_bytes(b"Adafruit CircuitPython 9.2.1 on 2024-11-20" +
+                                        b"x" * (4 << 20))
+    assert deploy.circuitpython_version(str(dest)) == (9, 2)  # from its first 512 bytes
+    (dest / deploy.MANIFEST).write_bytes(deploy.MANIFEST_HEADER.encode() + b"\n" +
+                                         b"#" * (2 << 20))
+    assert deploy.main([str(dest), "--dry-run"]) == 1
+    assert "not the deploy's own list" in one_line_error(capsys)
+
+
 def test_a_file_at_a_temporary_name_is_not_the_deploys(tmp_path):
     """A file that happens to have the name of the deploy's temporary copy, not listed by it:
     left alone, another temporary name is used."""

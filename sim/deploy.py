@@ -15,7 +15,8 @@ are not written again (every write to CIRCUITPY restarts the board).
 With ``--mpy-cross PATH`` (or ``$MPY_CROSS``) every module but ``code.py``, the libraries in
 ``lib/`` too, is compiled to ``.mpy`` by CircuitPython's own mpy-cross, which must be of the
 board's major version (read from the drive's ``boot_out.txt``; a mismatch is refused). Adafruit
-publishes it per CircuitPython version, for Linux, macOS and Windows, at :data:`MPY_CROSS_DOWNLOADS`.
+publishes it per CircuitPython version, for Linux, macOS and Windows, at
+:data:`MPY_CROSS_DOWNLOADS`.
 CircuitPython imports ``X.py`` before ``X.mpy``, so a compiled deploy removes the ``.py`` of each
 module it compiles (a source deploy removes the ``.mpy`` files it wrote in the same way): switching
 between the two kinds works both ways.
@@ -464,8 +465,9 @@ def _place(drive, actions, relative, data, note, compiled):
     else:
         if current is not None and not _is_ours(drive.manifest, relative, current,
                                                 stock_ok=relative == "code.py"):
+            kept = drive.path(drive.kept_name(relative))
             actions.append(Action("rename", target, None, "yours (not written by the deploy): "
-                                  "kept under a new name", to=drive.path(drive.kept_name(relative))))
+                                  "kept under a new name", to=kept))
         actions.append(Action("write", target, data, note))
     if compiled and relative.endswith(".mpy"):
         twin = relative[:-4] + ".py"
@@ -480,7 +482,8 @@ def _place(drive, actions, relative, data, note, compiled):
                                   "of %s" % os.path.basename(relative)))
         else:
             actions.append(Action("rename", path, None, "yours: CircuitPython would import it "
-                                  "instead of %s; kept under a new name" % os.path.basename(relative),
+                                  "instead of %s; kept under a new name"
+                                  % os.path.basename(relative),
                                   to=drive.path(drive.kept_name(twin))))
 
 
@@ -534,8 +537,7 @@ def _stale(drive, actions):
 def _leftovers(drive, actions):
     """Temporary files an interrupted deploy left (and listed): removed first."""
     for relative in sorted(drive.manifest.temporaries):
-        if not _inside(relative) or not relative.endswith(TEMPORARY) and \
-                not re.search(re.escape(TEMPORARY) + r"\d+$", relative):
+        if not _inside(relative) or not re.search(re.escape(TEMPORARY) + r"\d*$", relative):
             continue
         path = drive.path(relative)
         if os.path.isfile(path) and not os.path.islink(path):
@@ -645,11 +647,11 @@ def plan(dest, preset=None, mpy_cross=None):
                                 "so the board's version is unknown: the .mpy files load only on "
                                 "CircuitPython %d.x" % compiler.version[0]))
         elif version[0] != compiler.version[0]:
-            raise DeployError("the board runs CircuitPython %d.%d but mpy-cross %s is %d.%d's: its "
-                              ".mpy files would not load; use the mpy-cross for %d.x from %s, or "
-                              "deploy without --mpy-cross" % (version + (mpy_cross,) +
-                                                              compiler.version + (version[0],
-                                                                                  MPY_CROSS_DOWNLOADS)))
+            raise DeployError("the board runs CircuitPython %d.%d but mpy-cross %s is %d.%d's: "
+                              "its .mpy files would not load; use the mpy-cross for %d.x from "
+                              "%s, or deploy without --mpy-cross"
+                              % (version[0], version[1], mpy_cross, compiler.version[0],
+                                 compiler.version[1], version[0], MPY_CROSS_DOWNLOADS))
     actions = []
     _leftovers(drive, actions)
     files = game_files(compiler)

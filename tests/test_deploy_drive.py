@@ -271,3 +271,23 @@ def test_the_room_figure_holds_on_a_fat12_drive(tmp_path, monkeypatch, short_by)
         assert failed and "Disk full" in failed
     else:
         assert failed is None
+
+
+def test_ctrl_c_while_writing_leaves_the_game_it_had(tmp_path, capsys, monkeypatch):
+    dest = str(tmp_path / "CIRCUITPY")
+    old = deploy_older_game(dest)
+    real_fsync = os.fsync
+    calls = []
+
+    def fsync(handle):
+        calls.append(handle)
+        if len(calls) == 10:
+            raise KeyboardInterrupt
+        real_fsync(handle)
+
+    capsys.readouterr()
+    monkeypatch.setattr(deploy.os, "fsync", fsync)
+    assert deploy.main([dest]) == 130
+    monkeypatch.undo()
+    assert "stopped; run it again" in capsys.readouterr().err
+    the_game_is_whole(dest, old)

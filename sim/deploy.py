@@ -787,6 +787,8 @@ def _stage(plan, manifest):
                 os.rmdir(folder)  # only if it is empty
             except OSError:
                 pass
+        if isinstance(error, KeyboardInterrupt):
+            raise KeyboardInterrupt("nothing was replaced: the drive has what it had")
         if not isinstance(error, OSError):
             raise
         raise DeployError("cannot %s %s: %s; nothing was replaced: the drive has what it had"
@@ -903,8 +905,8 @@ def main(argv=None):
     except DeployError as error:
         print("deploy: %s" % error, file=sys.stderr)
         return 1
-    except KeyboardInterrupt:  # Ctrl-C: every file is whole (old or new), no traceback
-        print("\ndeploy: stopped; run it again to finish", file=sys.stderr)
+    except KeyboardInterrupt as error:  # Ctrl-C: every file is whole (old or new), no traceback
+        print("\ndeploy: stopped; %s" % (error or "run it again to finish"), file=sys.stderr)
         return 130
     print("done: %d change(s), %d bytes written to %s" % (len(changes), written, args.path))
     if changes:

@@ -289,5 +289,5 @@ def test_ctrl_c_while_writing_leaves_the_game_it_had(tmp_path, capsys, monkeypat
     monkeypatch.setattr(deploy.os, "fsync", fsync)
     assert deploy.main([dest]) == 130
     monkeypatch.undo()
-    assert "stopped; run it again" in capsys.readouterr().err
+    assert "stopped; nothing was replaced" in capsys.readouterr().err
     the_game_is_whole(dest, old)

@@ -90,14 +90,20 @@ def fill(folder, leave):
     return path
 
 
+def _missing(reason):
+    if os.environ.get("ROLIT_REQUIRE_FIRMWARE") == "1":  # CI, with the shared folder beside it
+        pytest.fail("ROLIT_REQUIRE_FIRMWARE=1 but " + reason)
+    pytest.skip(reason)
+
+
 def mpy_cross():
     """CircuitPython's mpy-cross: ``$ROLIT_MPY_CROSS``, else ``tools/mpy-cross-cp`` in the
     shared folder beside the repository (or beside the main checkout of a worktree). Skips the
-    test with the reason when there is none."""
+    test with the reason when there is none (fails under ``ROLIT_REQUIRE_FIRMWARE=1``)."""
     path = os.environ.get("ROLIT_MPY_CROSS")
     if path:
         if not os.access(path, os.X_OK):
-            pytest.skip("ROLIT_MPY_CROSS=%s is not an executable file" % path)
+            _missing("ROLIT_MPY_CROSS=%s is not an executable file" % path)
         return path
     from sim.emulate import firmware_folders
 
@@ -107,5 +113,5 @@ def mpy_cross():
         if os.access(candidate, os.X_OK):
             return candidate
         tried.append(candidate)
-    pytest.skip("no CircuitPython mpy-cross (set ROLIT_MPY_CROSS, or put it at %s)"
-                % " or ".join(tried))
+    _missing("no CircuitPython mpy-cross (set ROLIT_MPY_CROSS, or put it at %s)"
+             % " or ".join(tried))

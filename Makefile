@@ -25,9 +25,10 @@ arena: $(VENV)/.installed
 tune: $(VENV)/.installed
 	$(PY) -m bench.tune $(ARGS)
 
-# make deploy DEST=/media/you/CIRCUITPY
+# make deploy DEST=/media/you/CIRCUITPY [ARGS=--dry-run] [MPY_CROSS=path/to/mpy-cross]
 deploy: $(VENV)/.installed
-	$(PY) -m sim.deploy $(DEST) $(ARGS)
+	@test -n "$(DEST)" || { echo "make deploy needs DEST=the CIRCUITPY drive, e.g. DEST=/media/you/CIRCUITPY" >&2; exit 2; }
+	$(PY) -m sim.deploy "$(DEST)" $(if $(MPY_CROSS),--mpy-cross "$(MPY_CROSS)") $(ARGS)
 
 setup: $(SETUP)
 

@@ -60,6 +60,7 @@ def test_deploy_writes_the_unit_for_the_folder_and_prints_the_steps(tmp_path):
                  "sudo systemctl daemon-reload && sudo systemctl enable --now rolit-handheld",
                  "sudo systemctl stop rolit-handheld"):
         assert step in out, step
+    assert "serial console" not in out and "`.venv/bin/python code.py`" in out  # a Pi, not a board
     assert " %s\n" % UNIT in (dest / ".rolit-deploy").read_text()  # a later deploy updates it
     assert 'ROLIT_PRESET = "blinka_pi"' in (dest / "settings.toml").read_text()
     # The other presets are CircuitPython boards: no unit.

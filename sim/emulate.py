@@ -688,8 +688,12 @@ def check_settings(toml, keys):
 
     problems = []
     for error in load_settings(toml).errors:
-        if any(key in error for key in keys):
-            problems.append(error.split("; using")[0].replace("settings.toml line", "line"))
+        for key in keys:
+            if key in error:  # from the key on: the file and line are the tool's own
+                detail = error[error.index(key):].split("; using")[0]
+                problems.append(detail[:-len(": ignored")] if detail.endswith(": ignored")
+                                else detail)
+                break
     return problems
 
 
@@ -827,10 +831,10 @@ def _main(argv):
     started = time.monotonic()
     args = _parser().parse_args(argv)
     try:
-        mode = _choose_mode(args)
-        if args.fps is not None and mode == "console":
+        if args.fps is not None and args.console is not None:
             raise ValueError("--fps is for the window and the terminal, not --console")
         image, toml = prepare(args)
+        mode = _choose_mode(args)
     except (ValueError, ImageError) as error:
         return _fail(str(error), 1 if isinstance(error, ImageError) else 2)
     reason = runtime_missing()

@@ -94,7 +94,7 @@ def uf2_flash(data, name="the UF2 file"):
                              "byte %d)" % (name, at))
         if expected == total:  # a file may hold several UF2s one after the other
             expected, total = 0, count
-            if not 0 < total <= len(data) // UF2_BLOCK:
+            if not 0 < total <= UF2_MAX_BYTES // UF2_BLOCK:
                 raise ImageError("%s: says the file has %d blocks" % (where, count))
         if count != total or number != expected:
             raise ImageError("%s is damaged: block %d of %d where block %d of %d was due"

@@ -7,7 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 SETUP := $(VENV)/.installed node_modules/.installed
 
-.PHONY: play test bench arena tune deploy setup clean web chromium
+.PHONY: play test bench arena tune deploy emulate setup clean web chromium
 
 play: $(VENV)/.installed
 	$(PY) -m sim $(ARGS)
@@ -28,6 +28,11 @@ tune: $(VENV)/.installed
 # make deploy DEST=/media/you/CIRCUITPY
 deploy: $(VENV)/.installed
 	$(PY) -m sim.deploy $(DEST) $(ARGS)
+
+# The real CircuitPython firmware on an emulated Pico (docs/emulator.md), set up like `make play`
+# plus rp2040js: make emulate FIRMWARE=path/to/circuitpython.uf2 ARGS=--terminal
+emulate: $(SETUP)
+	$(PY) -m sim.emulate $(if $(FIRMWARE),--firmware "$(FIRMWARE)") $(ARGS)
 
 setup: $(SETUP)
 

@@ -611,7 +611,7 @@ class EmulatedDevice:
             if "code.py output:" in console:
                 return "starting code.py, no LED frame yet"
             return "booting CircuitPython"
-        busy = self.pico.busy
+        busy = getattr(self.pico, "busy", None)  # None before the first run
         if busy is not None and busy < 0.02:
             return "running code.py, the chip asleep (waiting)"
         return "running code.py"

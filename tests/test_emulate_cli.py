@@ -417,3 +417,18 @@ def test_emulated_device_settings_come_from_the_drive_it_boots(firmware, tmp_pat
     images.write_flash_file(str(path), image)
     _, toml = _prepare("--flash", str(path))
     assert load_settings(toml).matrix_layout == "serpentine"
+
+
+def test_make_emulate_sets_itself_up_and_passes_the_firmware():
+    import shutil
+
+    if shutil.which("make") is None:
+        pytest.skip("no make here")
+    result = subprocess.run(["make", "-n", "-W", "package-lock.json", "-W", "requirements.txt",
+                             "emulate", "FIRMWARE=/tmp/my pico.uf2", "ARGS=--terminal"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert any("pip install" in line and "requirements.txt" in line for line in lines)
+    assert any(line.startswith("npm ci") for line in lines)
+    assert lines[-1] == '.venv/bin/python -m sim.emulate --firmware "/tmp/my pico.uf2" --terminal'

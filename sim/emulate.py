@@ -27,6 +27,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 from .rp2040.images import (DRIVE_OFFSET, DRIVE_SIZE, FLASH_BASE, FLASH_SIZE,  # noqa: F401
@@ -293,6 +294,7 @@ class Emulator:
                     ["--xip"] if self.xip else []), cwd=ROOT,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 bufsize=0, start_new_session=True)
+            self._errors = _Tail(self._process.stderr)
             self._reset_decoder()
             self._wait("ready")
         except BaseException:  # Ctrl-C while Node starts, a host that dies at once
@@ -502,9 +504,32 @@ class Emulator:
     def _stderr(self):
         try:
             self._process.wait(timeout=2)
-            return self._process.stderr.read().decode(errors="replace")[-3000:]
+            self._errors.join(timeout=2)
         except Exception:
-            return "(no error output)"
+            pass
+        return self._errors.text() or "(no error output)"
+
+
+class _Tail(threading.Thread):
+    """Reads a stream to its end, keeping its last ``keep`` bytes: the host's stderr is read
+    all the time, so that a host writing much there never fills the pipe and blocks."""
+
+    def __init__(self, stream, keep=3000):
+        super().__init__(daemon=True)
+        self.stream = stream
+        self.keep = keep
+        self.data = b""
+        self.start()
+
+    def run(self):
+        try:
+            for chunk in iter(lambda: self.stream.read(4096), b""):
+                self.data = (self.data + chunk)[-self.keep:]
+        except (OSError, ValueError):  # closed by close()
+            pass
+
+    def text(self):
+        return self.data.decode(errors="replace")
 
 
 # -- for people: python -m sim.emulate ------------------------------------------------------

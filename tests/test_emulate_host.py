@@ -139,3 +139,62 @@ def test_a_byte_on_the_uart_after_code_py_ended_does_not_lock_the_chip():
         pico.run_until_text(">>> ", 3000)
         pico.send("print(6 * 7)\r")
         pico.run_until_text("42", 3000)
+
+
+FAKE_NODE = r'''#!%(python)s
+# A stand-in for Node.js running host.mjs: %(what)s
+import json, sys
+sys.stderr.write(%(stderr)r)
+sys.stderr.flush()
+if %(die)r:
+    sys.exit(1)
+print(json.dumps({"ev": "ready", "ns": 0, "cycles": 0}), flush=True)
+for line in sys.stdin:
+    command = json.loads(line)
+    if command["cmd"] == "quit":
+        break
+    print(json.dumps({"ev": "stopped" if command["cmd"] == "run" else "ok", "why": "time",
+                      "ns": 0, "cycles": 0}), flush=True)
+'''
+
+
+def _fake_node(tmp_path, what, stderr, die=False):
+    import sys
+
+    path = tmp_path / "node"
+    path.write_text(FAKE_NODE % {"python": sys.executable, "what": what, "stderr": stderr,
+                                 "die": die})
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_a_host_that_writes_much_on_stderr_never_blocks(tmp_path):
+    import threading
+
+    require_emulator()
+    from sim.emulate import Emulator
+
+    node = _fake_node(tmp_path, "a megabyte of warnings first", "rp2040js warning\n" * 65536)
+    pico = Emulator(files={"code.py": b""}, node=node)
+    started = threading.Thread(target=pico.start, daemon=True)
+    started.start()
+    started.join(60)
+    try:
+        assert not started.is_alive(), "start() blocked on the host's stderr"
+        assert pico.run(10) == "time"
+    finally:
+        pico.close()
+
+
+def test_a_host_that_cannot_load_rp2040js_says_so_in_one_line(tmp_path):
+    require_emulator()
+    from sim.emulate import Emulator, EmulatorError
+
+    node = _fake_node(tmp_path, "rp2040js missing", "node:internal/modules/esm/resolve:873\n"
+                      "  throw new ERR_MODULE_NOT_FOUND(packageName, ...);\n"
+                      "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'rp2040js' imported "
+                      "from /x/sim/rp2040/host.mjs\n", die=True)
+    with pytest.raises(EmulatorError) as error:
+        Emulator(files={"code.py": b""}, node=node).start()
+    assert "\n" not in str(error.value) and "rp2040js" in str(error.value)
+    assert "make emulate" in str(error.value)

@@ -167,3 +167,28 @@ def _drain(fd, into):
         if not data:
             return
         into.append(data)
+
+
+def test_ctrl_c_in_the_window_quits_with_130(flash):
+    pytest.importorskip("pygame")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sim.emulate", "--flash", str(flash), "--window"], cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=ROOT, SDL_VIDEODRIVER="dummy",
+                 SDL_AUDIODRIVER="dummy"),
+        start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL)
+    out = _Reader(process.stdout)
+    out.start()
+    try:
+        host = _host_of(process.pid)
+        out.wait_for(b"tick", 300)  # the console, printed beside the window
+        os.killpg(process.pid, signal.SIGINT)
+        status = process.wait(60)
+        err = process.stderr.read().decode()
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert status == 130, err
+    assert "Traceback" not in err, err
+    assert _gone(host), "Node.js was left running"
+    _check_saved(flash)

@@ -722,6 +722,27 @@ def check_settings(toml, keys):
     return problems
 
 
+def button_pins(settings):
+    """The emulated buttons' GPIOs (key name -> number) as ``settings`` (``hardware.config``)
+    wire them; ValueError (one line) for what the emulated Pico cannot press: another input
+    than buttons, buttons wired to 3V3, a pin that is not a GPIO of the Pico."""
+    if settings.input != "buttons":
+        raise ValueError("ROLIT_INPUT = %r: the emulator presses buttons only (use "
+                         "ROLIT_INPUT=buttons)" % settings.input)
+    if not settings.buttons_to_ground:
+        raise ValueError("ROLIT_BUTTONS_TO_GND = 0: the emulated buttons pull their pins to "
+                         "ground (use 1)")
+    pins = {}
+    for name in KEY_NAMES:
+        text = getattr(settings, "pin_" + name)
+        number = text[2:] if text[:2].upper() == "GP" else ""
+        if not (number.isdigit() and int(number) <= 29):
+            raise ValueError("ROLIT_PIN_%s = %r is not a GPIO of the Pico (GP0-GP29)"
+                             % (name.upper(), text))
+        pins[name] = int(number)
+    return pins
+
+
 def _fail(message, status=2):
     print("python -m sim.emulate: " + message, file=sys.stderr)
     return status
@@ -792,9 +813,12 @@ def _choose_mode(args):
 
 
 def prepare(args):
-    """The flash image to boot and the drive's settings.toml, from the arguments: a new drive
-    (the deployed game, ``--set`` in its settings.toml) or the ``--flash`` file's, with
-    ``--firmware`` and ``--set`` applied to it. ValueError (one line) for what cannot be used."""
+    """The flash image to boot, the drive's settings.toml and its buttons' pins, from the
+    arguments: a new drive (the deployed game, ``--set`` in its settings.toml) or the
+    ``--flash`` file's, with ``--firmware`` and ``--set`` applied to it. ValueError (one line)
+    for what cannot be used."""
+    from .rp2040.mirror import load_settings
+
     from .rp2040.fat import FatError, build_image, read_files
 
     settings = dict(parse_setting(item) for item in args.set)
@@ -837,7 +861,12 @@ def prepare(args):
     problems = check_settings(toml, settings)
     if problems:
         raise ValueError("--set " + problems[0])
-    return bytes(image), toml
+    try:
+        keys = button_pins(load_settings(toml))
+    except ValueError as error:
+        raise ValueError("%s: %s" % ("--flash " + args.flash if saved is not None and not
+                                     settings else "--set", error))
+    return bytes(image), toml, keys
 
 
 def main(argv=None):
@@ -858,14 +887,14 @@ def _main(argv):
     try:
         if args.fps is not None and args.console is not None:
             raise ValueError("--fps is for the window and the terminal, not --console")
-        image, toml = prepare(args)
+        image, toml, keys = prepare(args)
         mode = _choose_mode(args)
     except (ValueError, ImageError) as error:
         return _fail(str(error), 1 if isinstance(error, ImageError) else 2)
     reason = runtime_missing()
     if reason:
         return _fail(reason, 1)
-    pico = Emulator(flash=image)
+    pico = Emulator(flash=image, keys=keys)
     status = 0
     try:
         pico.start()

@@ -238,6 +238,9 @@ def test_a_bare_flash_dump_with_a_valid_boot_stage_2_is_read(firmware, tmp_path)
     (["--set", "ROLIT_BRIGHTNESS=bright"], "ROLIT_BRIGHTNESS"),
     (["--set", "nonsense"], "KEY=VALUE"),
     (["--set", 'ROLIT_SAVE_FILE=a"b'], "quotes"),
+    (["--set", "ROLIT_INPUT=joystick"], "buttons only"),
+    (["--set", "ROLIT_BUTTONS_TO_GND=0"], "ground"),
+    (["--set", "ROLIT_PIN_UP=D5"], "not a GPIO of the Pico"),
     (["--console", "inf"], "--console"),
     (["--console", "nan"], "--console"),
     (["--console", "0"], "--console"),
@@ -259,17 +262,18 @@ def test_the_terminal_mode_needs_a_terminal(firmware):
 def test_a_good_setting_passes_the_checks(tmp_path):
     from sim.emulate import _parser, prepare
 
-    image, toml = prepare(_parser().parse_args(["--set", "ROLIT_SEED=42", "--set",
+    image, toml, keys = prepare(_parser().parse_args(["--set", "ROLIT_SEED=42", "--set",
                                                 "ROLIT_INPUT=buttons"]))
     assert b"ROLIT_SEED = 42" in toml and b'ROLIT_INPUT = "buttons"' in toml
     assert len(image) == FLASH_SIZE
     assert load_settings(toml).seed == 42
+    assert keys == {"up": 2, "down": 3, "left": 4, "right": 5, "select": 6, "back": 7}
 
 
 def _prepare(*argv):
     from sim.emulate import _parser, prepare
 
-    return prepare(_parser().parse_args(list(argv)))
+    return prepare(_parser().parse_args(list(argv)))[:2]
 
 
 def test_set_with_an_existing_flash_rewrites_its_settings(firmware, tmp_path, capsys):
@@ -297,6 +301,13 @@ def test_firmware_with_an_existing_flash_replaces_only_the_firmware(firmware, tm
     assert "firmware" in capsys.readouterr().err
     image, _ = _prepare("--flash", str(path))  # no --firmware: the flash's own
     assert image == bytes(saved)
+
+
+def test_the_buttons_are_pressed_on_the_pins_the_settings_name():
+    from sim.emulate import _parser, prepare
+
+    _, _, keys = prepare(_parser().parse_args(["--set", "ROLIT_PIN_SELECT=GP14"]))
+    assert keys["select"] == 14 and keys["up"] == 2
 
 
 def test_preset_with_an_existing_flash_is_refused(firmware, tmp_path):

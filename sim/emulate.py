@@ -238,6 +238,7 @@ class Emulator:
         self._files = files
         self._flash = flash
         self._process = None
+        self._sent = 0  # commands sent: each answer names its command
         self._folder = None
         self._decoder = None
         self.console = ""
@@ -450,14 +451,18 @@ class Emulator:
     def _command(self, command):
         if self._process is None:
             raise EmulatorError("the emulator is not running (call start())")
+        self._sent += 1
+        command = dict(command, id=self._sent)
         try:
             self._process.stdin.write((json.dumps(command) + "\n").encode())
             self._process.stdin.flush()
         except OSError:
             raise EmulatorError(self._died())
-        return self._wait("stopped" if command["cmd"] == "run" else "ok")
+        return self._wait("stopped" if command["cmd"] == "run" else "ok", self._sent)
 
-    def _wait(self, kind):
+    def _wait(self, kind, answer=None):
+        """Handle events until the one of ``kind`` answering command ``answer`` (answers to
+        commands whose wait a Ctrl-C cut short are passed over)."""
         stdout = self._process.stdout
         while True:
             line = stdout.readline()
@@ -483,6 +488,8 @@ class Emulator:
                 continue
             if name == "uart":
                 self.uart_out[event["index"]].extend(bytes.fromhex(event["data"]))
+                continue
+            if event.get("id") != answer:
                 continue
             if name == "error":
                 raise EmulatorError("emulator host: " + event["message"])

@@ -198,3 +198,16 @@ def test_a_host_that_cannot_load_rp2040js_says_so_in_one_line(tmp_path):
         Emulator(files={"code.py": b""}, node=node).start()
     assert "\n" not in str(error.value) and "rp2040js" in str(error.value)
     assert "make emulate" in str(error.value)
+
+
+def test_an_answer_left_by_an_interrupted_command_is_not_taken_for_the_next():
+    require_emulator()
+    from sim.emulate import Emulator
+
+    with Emulator(files={"code.py": b""}) as pico:
+        first = pico.flash_image()[:8]
+        # A command whose wait a Ctrl-C cut short: its answer is still on the way.
+        pico._process.stdin.write(b'{"cmd": "pin", "gpio": 2, "value": true}\n')
+        pico._process.stdin.flush()
+        assert pico.read_flash(0, 8) == first
+        assert pico.run(1) == "time"

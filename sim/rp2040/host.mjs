@@ -21,8 +21,8 @@
 // Events while running: {"ev": "serial", "data"} (console bytes as latin-1 text),
 // {"ev": "frame", "ns", "cycles", "pin", "data"} (hex bytes of one neopixel_write, in the order
 // the strip receives them) and {"ev": "uart", "index", "data"} (hex bytes the firmware sent).
-// Every answer to a command carries the clock: ns and cycles; "stopped" also `busy`, the share
-// of that run's emulated time the core was awake.
+// Every answer to a command carries the clock: ns and cycles, and the command's `id` if it had
+// one; "stopped" also `busy`, the share of that run's emulated time the core was awake.
 //
 // Imported (not run) it only exports Board and the constants, for tests.
 
@@ -60,7 +60,12 @@ function argument(name) {
   return process.argv[at + 1];
 }
 
+let answering; // the `id` of the command being answered, echoed in its answer
+
 function send(event) {
+  if (answering !== undefined && (event.ev === 'ok' || event.ev === 'stopped' || event.ev === 'error')) {
+    event.id = answering;
+  }
   process.stdout.write(JSON.stringify(event) + '\n');
 }
 
@@ -643,12 +648,14 @@ function main() {
       return;
     }
     let command;
+    answering = undefined;
     try {
       command = JSON.parse(line);
     } catch (error) {
       send({ ev: 'error', message: `bad command: ${error.message}` });
       return;
     }
+    answering = command.id;
     try {
       switch (command.cmd) {
         case 'run': {

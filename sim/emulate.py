@@ -887,6 +887,7 @@ def main(argv=None):
 
 
 def _main(argv):
+    from .deploy import DeployError
     from .rp2040.mirror import load_settings
 
     started = time.monotonic()
@@ -896,8 +897,8 @@ def _main(argv):
             raise ValueError("--fps is for the window and the terminal, not --console")
         image, toml, keys = prepare(args)
         mode = _choose_mode(args)
-    except (ValueError, ImageError) as error:
-        return _fail(str(error), 1 if isinstance(error, ImageError) else 2)
+    except (ValueError, DeployError) as error:  # ImageError and FatError among them
+        return _fail(str(error), 2 if type(error) is ValueError else 1)
     reason = runtime_missing()
     if reason:
         return _fail(reason, 1)

@@ -154,7 +154,7 @@ for line in sys.stdin:
     if command["cmd"] == "quit":
         break
     print(json.dumps({"ev": "stopped" if command["cmd"] == "run" else "ok", "why": "time",
-                      "ns": 0, "cycles": 0}), flush=True)
+                      "ns": 0, "cycles": 0, "id": command.get("id")}), flush=True)
 '''
 
 

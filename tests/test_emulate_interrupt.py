@@ -67,7 +67,7 @@ def _gone(pid, timeout=10):
     return False
 
 
-def _start(args, terminal=False, **streams):
+def _start(args, terminal=False, env=None, **streams):
     """``python -m sim.emulate args`` in a session of its own (with ``terminal``, its stdin's
     pty as the controlling terminal: Ctrl-C there sends SIGINT to its process group)."""
     def controlling():
@@ -75,9 +75,23 @@ def _start(args, terminal=False, **streams):
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
     return subprocess.Popen([sys.executable, "-m", "sim.emulate"] + args, cwd=ROOT,
-                            env=dict(os.environ, PYTHONPATH=ROOT),
+                            env=dict(os.environ, PYTHONPATH=ROOT, **(env or {})),
                             start_new_session=not terminal,
                             preexec_fn=controlling if terminal else None, **streams)
+
+
+def _quit_cleanly(process, host, flash):
+    """After the Ctrl-C: status 130, no traceback, no Node.js left, the flash file saved."""
+    try:
+        status = process.wait(60)
+        err = process.stderr.read().decode()
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert status == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert _gone(host), "Node.js was left running"
+    _check_saved(flash)
 
 
 class _Reader(threading.Thread):
@@ -106,10 +120,15 @@ def _check_saved(flash):
     assert sorted(os.listdir(flash.parent)) == ["pico.bin"]
 
 
-@pytest.mark.parametrize("stage", ["node starting", "booting", "running"])
-def test_ctrl_c_in_the_console_mode_quits_with_130(flash, stage):
-    process = _start(["--flash", str(flash), "--console", "600"], stdout=subprocess.PIPE,
-                     stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+@pytest.mark.parametrize("mode, stage", [("--console", "node starting"),
+                                         ("--console", "booting"), ("--console", "running"),
+                                         ("--window", "running")])
+def test_ctrl_c_quits_with_130(flash, mode, stage):
+    if mode == "--window":
+        pytest.importorskip("pygame")
+    process = _start(["--flash", str(flash), mode] + (["600"] if mode == "--console" else []),
+                     env={"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
     out = _Reader(process.stdout)
     out.start()
     try:
@@ -118,17 +137,12 @@ def test_ctrl_c_in_the_console_mode_quits_with_130(flash, stage):
             time.sleep(1.5)
             assert b"tick" not in out.data
         elif stage == "running":
-            out.wait_for(b"tick", 300)
+            out.wait_for(b"tick", 300)  # the console (printed beside the window)
         os.killpg(process.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
-        status = process.wait(60)
-        err = process.stderr.read().decode()
-    finally:
-        if process.poll() is None:
-            process.kill()
-    assert status == 130, err
-    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
-    assert _gone(host), "Node.js was left running"
-    _check_saved(flash)
+    except BaseException:
+        process.kill()
+        raise
+    _quit_cleanly(process, host, flash)
 
 
 def test_ctrl_c_in_the_terminal_mode_quits_with_130(flash):
@@ -146,16 +160,11 @@ def test_ctrl_c_in_the_terminal_mode_quits_with_130(flash):
             assert time.monotonic() < end, b"".join(screen)[-500:]
             time.sleep(0.1)
         os.write(master, b"\x03")  # Ctrl-C on the keyboard
-        status = process.wait(60)
-        err = process.stderr.read().decode()
+        _quit_cleanly(process, host, flash)
     finally:
         if process.poll() is None:
             process.kill()
         os.close(master)
-    assert status == 130, err
-    assert "Traceback" not in err, err
-    assert _gone(host), "Node.js was left running"
-    _check_saved(flash)
 
 
 def _drain(fd, into):
@@ -167,28 +176,3 @@ def _drain(fd, into):
         if not data:
             return
         into.append(data)
-
-
-def test_ctrl_c_in_the_window_quits_with_130(flash):
-    pytest.importorskip("pygame")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "sim.emulate", "--flash", str(flash), "--window"], cwd=ROOT,
-        env=dict(os.environ, PYTHONPATH=ROOT, SDL_VIDEODRIVER="dummy",
-                 SDL_AUDIODRIVER="dummy"),
-        start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        stdin=subprocess.DEVNULL)
-    out = _Reader(process.stdout)
-    out.start()
-    try:
-        host = _host_of(process.pid)
-        out.wait_for(b"tick", 300)  # the console, printed beside the window
-        os.killpg(process.pid, signal.SIGINT)
-        status = process.wait(60)
-        err = process.stderr.read().decode()
-    finally:
-        if process.poll() is None:
-            process.kill()
-    assert status == 130, err
-    assert "Traceback" not in err, err
-    assert _gone(host), "Node.js was left running"
-    _check_saved(flash)

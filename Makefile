@@ -7,7 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 SETUP := $(VENV)/.installed node_modules/.installed
 
-.PHONY: play test bench arena tune deploy setup clean web chromium
+.PHONY: play test bench arena tune deploy emulate setup clean web chromium
 
 play: $(VENV)/.installed
 	$(PY) -m sim $(ARGS)
@@ -29,6 +29,11 @@ tune: $(VENV)/.installed
 deploy: $(VENV)/.installed
 	@test -n "$(DEST)" || { echo "make deploy needs DEST=the CIRCUITPY drive, e.g. DEST=/media/you/CIRCUITPY" >&2; exit 2; }
 	$(PY) -m sim.deploy "$(DEST)" $(if $(MPY_CROSS),--mpy-cross "$(MPY_CROSS)") $(ARGS)
+
+# The real CircuitPython firmware on an emulated Pico (docs/emulator.md), set up like `make play`
+# plus rp2040js: make emulate FIRMWARE=path/to/circuitpython.uf2 ARGS=--terminal
+emulate: $(SETUP)
+	$(PY) -m sim.emulate $(if $(FIRMWARE),--firmware "$(FIRMWARE)") $(ARGS)
 
 setup: $(SETUP)
 

@@ -48,17 +48,13 @@ web: $(SETUP)
 	$(PY) web/serve.py build/web 8000
 
 # The browser tests drive Debian's Chromium, never a downloaded browser. Installed here when it is
-# missing and apt-get can (as root, as CI runs); without it `make test` skips those tests with the
-# reason, and CI (.ci/run) fails them. Tested with this version; a newer one is taken if the
-# archive has moved on.
+# missing and apt-get can (as root, as CI runs) by tools/install-chromium.sh: the tested version
+# while the archive has it, else the archive's, without recommends, and only if that adds packages
+# and changes none already installed. Without it `make test` skips those tests with the reason,
+# and CI (.ci/run) fails them.
 CHROMIUM_TESTED := 150.0.7871.100-1~deb12u1
 chromium:
-	@if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
-		echo "Installing Debian's chromium for the browser tests"; \
-		export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && \
-		{ apt-get install -y -qq chromium=$(CHROMIUM_TESTED) || apt-get install -y -qq chromium; } || \
-		echo "Could not install chromium: the browser tests will say so"; \
-	fi
+	@sh tools/install-chromium.sh $(CHROMIUM_TESTED)
 
 $(VENV)/.browser: requirements-browser.txt $(VENV)/.installed
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-browser.txt

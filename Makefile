@@ -1,6 +1,8 @@
-# Rolit Handheld. `make play` runs the game, `make test` runs every test.
-# Both set themselves up on a fresh machine: a virtual environment in .venv with the pinned
-# Python packages of requirements.txt, and the pinned npm packages of package-lock.json.
+# Rolit Handheld. `make play` runs the game, `make web` serves the browser edition, `make test`
+# runs every test. Each target sets up what it needs on a fresh machine: a virtual environment in
+# .venv with the pinned Python packages of requirements.txt (every target), the pinned npm
+# packages of package-lock.json (web, test, bench), and for `make test` Playwright
+# (requirements-browser.txt) and Debian's Chromium (the `chromium` target).
 
 PYTHON ?= python3
 VENV := .venv
@@ -9,8 +11,10 @@ SETUP := $(VENV)/.installed node_modules/.installed
 
 .PHONY: play test bench arena tune deploy setup clean web chromium
 
+# Quitting with Ctrl-C is a normal end of the game, not a failed recipe: no "Error 130" from make.
+# A Ctrl-C typed at the terminal stops make as well, which then says "Interrupt" and ends with 130.
 play: $(VENV)/.installed
-	$(PY) -m sim $(ARGS)
+	@$(PY) -m sim $(ARGS) || { status=$$?; [ $$status = 130 ] || exit $$status; }
 
 test: $(SETUP) $(VENV)/.browser chromium
 	$(PY) -m pytest $(PYTEST_ARGS)

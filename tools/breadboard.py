@@ -20,6 +20,7 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, HERE)
 
 from hardware.config import PRESETS  # noqa: E402
+from generated import update  # noqa: E402
 from wiring import BLACK, BLUE, GREEN, PHYSICAL, RED, line, text  # noqa: E402
 
 OUTPUT = os.path.join(ROOT, "docs", "breadboard-pico.svg")
@@ -263,30 +264,9 @@ def svg():
     return "\n".join(out) + "\n"
 
 
-def write_whole(path, data):
-    """Write ``data`` beside ``path`` and rename it over, so a failed write keeps the old file."""
-    temporary = path + ".new"
-    with open(temporary, "w", encoding="utf-8") as handle:
-        handle.write(data)
-    os.replace(temporary, path)
-
-
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    data = svg()
-    try:
-        with open(OUTPUT, encoding="utf-8") as handle:
-            current = handle.read()
-    except OSError:
-        current = None
-    if current == data:
-        return 0
-    if "--check" in argv:
-        print("out of date:", os.path.relpath(OUTPUT, ROOT))
-        return 1
-    write_whole(OUTPUT, data)
-    print("wrote", os.path.relpath(OUTPUT, ROOT))
-    return 0
+    return update(OUTPUT, svg(), "--check" in argv, ROOT)
 
 
 if __name__ == "__main__":

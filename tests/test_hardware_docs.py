@@ -48,13 +48,17 @@ def test_device_code_imports_only_what_boards_have(name):
             assert root in ALLOWED, "%s imports %s (line %d)" % (name, root, node.lineno)
 
 
-def test_wiring_diagrams_are_up_to_date():
+def tool(name):
+    """A module of tools/ (the scripts that draw the diagrams and the handout)."""
     sys.path.insert(0, os.path.join(ROOT, "tools"))
     try:
-        import wiring
+        return __import__(name)
     finally:
         sys.path.pop(0)
-    assert wiring.main(["--check"]) == 0, "run: python tools/wiring.py"
+
+
+def test_wiring_diagrams_are_up_to_date():
+    assert tool("wiring").main(["--check"]) == 0, "run: python tools/wiring.py"
     for preset in ("pico", "feather_rp2040", "blinka_pi"):
         svg = read("docs/wiring-%s.svg" % preset)
         for pin in config.PRESETS[preset]:
@@ -198,17 +202,8 @@ def test_guide_wiring_rules_name_gnd_rail_polarity_and_the_joystick_setting():
     assert "long leg (+) to 5 V" in rules and "stripe (-) to GND" in rules
 
 
-def breadboard_tool():
-    sys.path.insert(0, os.path.join(ROOT, "tools"))
-    try:
-        import breadboard
-    finally:
-        sys.path.pop(0)
-    return breadboard
-
-
 def test_breadboard_layout_is_up_to_date_and_in_the_guide():
-    assert breadboard_tool().main(["--check"]) == 0, "run: python tools/breadboard.py"
+    assert tool("breadboard").main(["--check"]) == 0, "run: python tools/breadboard.py"
     import xml.etree.ElementTree as ElementTree
     ElementTree.fromstring(read("docs/breadboard-pico.svg"))
     assert "(breadboard-pico.svg)" in read("docs/hardware.md")
@@ -223,8 +218,8 @@ def strip(hole):
 
 
 def test_breadboard_layout_wires_the_pico_preset():
-    tool = breadboard_tool()
-    from wiring import PHYSICAL  # imported by the tool
+    drawing = tool("breadboard")
+    PHYSICAL = tool("wiring").PHYSICAL
 
     import xml.etree.ElementTree as ElementTree
     root = ElementTree.fromstring(read("docs/breadboard-pico.svg"))
@@ -236,7 +231,7 @@ def test_breadboard_layout_wires_the_pico_preset():
     pico = PHYSICAL["pico"]
 
     def pin_strip(name):
-        return strip(tool.pico_hole(pico[name]))
+        return strip(drawing.pico_hole(pico[name]))
 
     # power: VBUS to a + rail, GND to a - rail of the same side, the capacitor across them
     assert strip(wires["VBUS"][0]) == pin_strip("VBUS") and wires["VBUS"][1].startswith("+")

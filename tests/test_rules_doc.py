@@ -27,6 +27,7 @@ import pytest
 from rolit_core import COLOURS, NAMES, Board, Game, IllegalMove, Match
 from rolit_core import menu
 from rolit_core.game import seating
+from test_hardware_docs import tool
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COLOUR = r"(red|yellow|green|blue)"
@@ -340,16 +341,6 @@ def test_links_inside_the_rules_page_lead_to_its_headings():
 
 # -- the one-page handout (docs/rules-handout.html) ---------------------------------------------
 
-def handout_tool():
-    import sys
-    sys.path.insert(0, os.path.join(ROOT, "tools"))
-    try:
-        import handout
-    finally:
-        sys.path.pop(0)
-    return handout
-
-
 class HandoutBoards:
     """The handout's figures as (data-move, data-turns, [(data-position, cells, turned)])."""
 
@@ -391,7 +382,7 @@ class HandoutBoards:
 
 
 def test_the_handout_is_up_to_date_and_linked_from_the_guides():
-    assert handout_tool().main(["--check"]) == 0, "run: python tools/handout.py"
+    assert tool("handout").main(["--check"]) == 0, "run: python tools/handout.py"
     assert "(rules-handout.html)" in read("docs/hardware.md")
     assert "(rules-handout.html)" in RULES
 

@@ -21,7 +21,7 @@ sys.path.insert(0, HERE)
 
 from hardware.config import PRESETS  # noqa: E402
 from generated import update  # noqa: E402
-from wiring import BLACK, BLUE, GREEN, PHYSICAL, RED, line, text  # noqa: E402
+from wiring import BLACK, BLUE, GREEN, PHYSICAL, RED, line, note_lines, text  # noqa: E402
 
 OUTPUT = os.path.join(ROOT, "docs", "breadboard-pico.svg")
 COLUMNS = 63
@@ -256,10 +256,7 @@ def svg():
              "them beside the leads. Plug in USB only when everything is in place.",
              "Optional piezo buzzer: GP15 (pin 20) and the \u2212 rail (ROLIT_VOLUME in "
              "settings.toml); the joystick instead of the arrows: docs/hardware.md.")
-    y = ROWS["+bottom"] + 130
-    for note in notes:
-        out.append(text(40, y, note, 12))
-        y += 22
+    out += note_lines(notes, 40, ROWS["+bottom"] + 130)
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

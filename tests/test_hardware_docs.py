@@ -260,3 +260,15 @@ def test_breadboard_layout_wires_the_pico_preset():
             if hole != "matrix" and isinstance(strip(hole), tuple) and strip(hole)[0] <= 22:
                 assert strip(hole) in used, (name, hole)
 
+
+
+def test_every_svg_in_docs_parses_and_a_guide_shows_it():
+    import xml.etree.ElementTree as ElementTree
+    docs = os.path.join(ROOT, "docs")
+    guides = "".join(read("docs/" + name) for name in os.listdir(docs) if name.endswith(".md"))
+    drawings = [name for name in os.listdir(docs) if name.endswith(".svg")]
+    assert "breadboard-pico.svg" in drawings
+    for name in drawings:
+        root = ElementTree.fromstring(read("docs/" + name))
+        assert root.tag == SVG + "svg", name
+        assert "](%s)" % name in guides, name

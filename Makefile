@@ -1,6 +1,8 @@
-# Rolit Handheld. `make play` runs the game, `make test` runs every test.
-# Both set themselves up on a fresh machine: a virtual environment in .venv with the pinned
-# Python packages of requirements.txt, and the pinned npm packages of package-lock.json.
+# Rolit Handheld. `make play` runs the game, `make web` serves the browser edition, `make test`
+# runs every test. Each target sets up what it needs on a fresh machine: a virtual environment in
+# .venv with the pinned Python packages of requirements.txt (every target), the pinned npm
+# packages of package-lock.json (web, test, bench), and for `make test` Playwright
+# (requirements-browser.txt) and Debian's Chromium (the `chromium` target).
 
 PYTHON ?= python3
 VENV := .venv
@@ -9,8 +11,10 @@ SETUP := $(VENV)/.installed node_modules/.installed
 
 .PHONY: play test bench arena tune deploy emulate setup clean web chromium
 
+# Quitting with Ctrl-C is a normal end of the game, not a failed recipe: no "Error 130" from make.
+# A Ctrl-C typed at the terminal stops make as well, which then says "Interrupt" and ends with 130.
 play: $(VENV)/.installed
-	$(PY) -m sim $(ARGS)
+	@$(PY) -m sim $(ARGS) || { status=$$?; [ $$status = 130 ] || exit $$status; }
 
 test: $(SETUP) $(VENV)/.browser chromium
 	$(PY) -m pytest $(PYTEST_ARGS)
@@ -54,17 +58,13 @@ web: $(SETUP)
 	$(PY) web/serve.py build/web 8000
 
 # The browser tests drive Debian's Chromium, never a downloaded browser. Installed here when it is
-# missing and apt-get can (as root, as CI runs); without it `make test` skips those tests with the
-# reason, and CI (.ci/run) fails them. Tested with this version; a newer one is taken if the
-# archive has moved on.
+# missing and apt-get can (as root, as CI runs) by tools/install-chromium.sh: the tested version
+# while the archive has it, else the archive's, without recommends, and only if that adds packages
+# and changes none already installed. Without it `make test` skips those tests with the reason,
+# and CI (.ci/run) fails them.
 CHROMIUM_TESTED := 150.0.7871.100-1~deb12u1
 chromium:
-	@if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
-		echo "Installing Debian's chromium for the browser tests"; \
-		export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && \
-		{ apt-get install -y -qq chromium=$(CHROMIUM_TESTED) || apt-get install -y -qq chromium; } || \
-		echo "Could not install chromium: the browser tests will say so"; \
-	fi
+	@sh tools/install-chromium.sh $(CHROMIUM_TESTED)
 
 $(VENV)/.browser: requirements-browser.txt $(VENV)/.installed
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-browser.txt

@@ -9,14 +9,14 @@ VENV := .venv
 PY := $(VENV)/bin/python
 SETUP := $(VENV)/.installed node_modules/.installed
 
-.PHONY: play test bench arena tune deploy emulate setup clean web chromium
+.PHONY: play test bench arena tune deploy emulate setup clean web chromium fat-tools
 
 # Quitting with Ctrl-C is a normal end of the game, not a failed recipe: no "Error 130" from make.
 # A Ctrl-C typed at the terminal stops make as well, which then says "Interrupt" and ends with 130.
 play: $(VENV)/.installed
 	@$(PY) -m sim $(ARGS) || { status=$$?; [ $$status = 130 ] || exit $$status; }
 
-test: $(SETUP) $(VENV)/.browser chromium
+test: $(SETUP) $(VENV)/.browser chromium fat-tools
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 bench: $(SETUP)
@@ -65,6 +65,11 @@ web: $(SETUP)
 CHROMIUM_TESTED := 150.0.7871.100-1~deb12u1
 chromium:
 	@sh tools/install-chromium.sh $(CHROMIUM_TESTED)
+
+# The deploy tests' real 1 MiB FAT drive needs Debian's mtools and dosfstools: installed like
+# chromium (as root, adding packages only), else those tests skip with the reason.
+fat-tools:
+	@sh tools/install-fat-tools.sh
 
 $(VENV)/.browser: requirements-browser.txt $(VENV)/.installed
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-browser.txt

@@ -22,6 +22,7 @@ import pygame  # noqa: E402
 from rolit_core.app import BACK, DOWN, LEFT, RIGHT, SELECT, UP  # noqa: E402
 from rolit_core.palette import NORMAL  # noqa: E402
 
+from .clicks import Clicks, board_cell, walk  # noqa: E402
 from .device import HEIGHT, WIDTH, describe  # noqa: E402
 
 _describe = describe  # Window's own ``describe`` argument hides the name
@@ -60,6 +61,7 @@ HELP = (
     ("Rules", "docs/rules.md"),
 )
 COLUMNS = "abcdefgh"
+NOTICE_MS = 3000  # how long a click's notice stays
 
 
 class Keys:
@@ -104,45 +106,33 @@ class Pointer:
     """A left click on the panel. In play, on a cell of the board: the cursor walks there (one
     press and release per step, all in the same frame, so it feels instant) and SELECT goes down;
     SELECT comes up when the button does, so a long click previews like a held SELECT. Elsewhere
-    (menus, round end) a click is SELECT.
+    (menus, round end) a click is SELECT. A click while a move is still shown is kept and played
+    when the App takes input again, or refused in words (``sim.clicks``: ``clicks.notice``).
     """
 
     SOURCE = "mouse"
 
     def __init__(self, keys):
         self.keys = keys
+        self.clicks = Clicks()
 
     def click(self, app, led):
         keys = self.keys
-        cursor = app_cursor(app)
-        if cursor is not None and getattr(app, "phase", "input") == "input":
-            game = app.game
-            offset = (WIDTH - game.size) // 2
-            tx, ty = led[0] - offset, led[1] - offset
-            if not (0 <= tx < game.size and 0 <= ty < game.size):
-                return
-            x, y = cursor
-            for key, count in ((RIGHT, tx - x), (LEFT, x - tx), (DOWN, ty - y), (UP, y - ty)):
-                if keys.held(key):
-                    keys.release_all()  # a walk while a key is held would be ignored
-                for _ in range(max(0, count)):
-                    keys.events.append((key, True))
-                    keys.events.append((key, False))
-        keys.press(self.SOURCE, SELECT)
+        how = self.clicks.click(app, led)
+        if how == "play":
+            events = walk(app, board_cell(app.game, led))
+            if events and any([keys.held(key) for key, _ in events]):
+                keys.release_all()  # a walk while a key is held would be ignored
+            keys.events.extend(events)
+        if how in ("play", "select"):
+            keys.press(self.SOURCE, SELECT)
+
+    def due(self, app):
+        """The events of a kept click that can be played now (``Clicks.due``)."""
+        return self.clicks.due(app)
 
     def unclick(self):
         self.keys.release(self.SOURCE)
-
-
-def app_cursor(app):
-    """The App's cursor as board (x, y), or None outside play (tolerates an App without one)."""
-    cursor = getattr(app, "cursor", None)
-    game = getattr(app, "game", None)
-    if cursor is None or game is None:
-        return None
-    if isinstance(cursor, int):
-        return cursor % game.size, cursor // game.size
-    return tuple(cursor)
 
 
 class Renderer:
@@ -545,6 +535,8 @@ class Window:
         self.running = True
         self.dirty = True
         self.frames = 0  # pictures drawn
+        self.notice = None  # a click's notice on show
+        self._notice_until = 0
         self._pad_state = {}
 
     @property
@@ -650,13 +642,32 @@ class Window:
         for event in pygame.event.get():
             self.handle(event, now_ms)
         events = self.keys.take()
+        app = getattr(self.device, "app", None)
+        if app is not None:
+            events = self.pointer.due(app) + events
+        self._show_notice(now_ms)
         changed = self.device.update(now_ms, events)
         if changed or self.dirty:
             self.draw()
         return self.running
 
+    def _show_notice(self, now_ms):
+        """A click's notice (``sim.clicks``) stays on the side panel for NOTICE_MS."""
+        clicks = self.pointer.clicks
+        if clicks.notice is not None:
+            self.notice = clicks.notice
+            clicks.notice = None
+            self._notice_until = now_ms + NOTICE_MS
+            self.dirty = True
+        elif self.notice is not None and now_ms >= self._notice_until:
+            self.notice = None
+            self.dirty = True
+
     def draw(self):
-        self.renderer.draw(self.surface, self.device.colours, self.describe(self.device.app))
+        info = self.describe(self.device.app)
+        if self.notice is not None and info is not None:
+            info = dict(info, notice=self.notice)
+        self.renderer.draw(self.surface, self.device.colours, info)
         self.window.flip()
         self.dirty = False
         self.frames += 1

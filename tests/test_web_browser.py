@@ -150,6 +150,42 @@ def test_mouse_click_plays_the_cell_under_it(tab):
     assert not tab.errors
 
 
+def test_a_click_while_the_computers_move_is_shown_is_played_after_it(tab):
+    """A class at a projector clicks as soon as the computer's ball lands: the click is kept
+    and played when the App takes input again, not lost."""
+    tab.open("?journal=1&seed=5#players=human,easy")
+    kept = 0
+    for turn in range(6):
+        tab.wait_moves(0)
+        done = len(tab.moves())  # a person to move
+        cursor, legal, size, game = tab.cursor_and_legal()
+        tab.page.mouse.click(*tab.centre_on_screen(legal[0], size))
+        tab.wait_for("([n]) => { const g = window.rolit.info().game; return g.moves.length >= n &&"
+                     " g.phase === 'animate'; }", 30000, [done + 2])  # the computer's move
+        cursor, legal, size, game = tab.cursor_and_legal()
+        target = legal[-1]
+        tab.page.mouse.click(*tab.centre_on_screen(target, size))
+        during = tab.page.evaluate("window.rolit.info().game.phase") == "animate"
+        tab.wait_moves(done + 3)
+        assert tab.moves()[done + 2][1] == game.board.cell_name(target)
+        kept += during
+        if kept >= 2:
+            break
+    assert kept >= 2, "no click landed while the computer's move was shown"
+    tab.assert_pixels_match()
+    assert not tab.errors
+
+
+def test_a_click_while_the_computer_thinks_says_it_is_moving(tab):
+    tab.open("?journal=1&seed=5#players=expert,human")  # expert: seconds of thinking
+    tab.wait_for("window.rolit.info().game.phase === 'think'", 10000)
+    tab.page.mouse.click(*tab.centre_on_screen(0, 8))
+    tab.wait_for("document.getElementById('message').textContent.includes('Red is moving')", 5000)
+    tab.wait_moves(1)
+    assert tab.moves()[0][1] != "a1"
+    assert not tab.errors
+
+
 def test_small_board_taps_land_on_the_centred_cells(tab):
     tab.open("?journal=1&seed=4#players=human,human&size=4")
     cursor, legal, size, game = tab.cursor_and_legal()

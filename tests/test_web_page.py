@@ -33,6 +33,10 @@ class Store:
         return ""
 
 
+# What the page's Python imports from sim/ besides rolit_core (web/build.py copies the same).
+PAGE_SIM_FILES = tuple("sim/" + name for name in build.SIM_FILES)
+
+
 def run(p, keys_per_step, start=0, dt=20, nodes=200):
     now = start
     result = 0
@@ -102,6 +106,63 @@ def test_keys_text_becomes_events_and_a_tap_walks_the_cursor():
     # junk is ignored
     run(p, ["9d", "x", "@9", "0", "@", "5"])
     assert p.app.mode == "play"
+
+
+def _until(p, now, done, limit=2000):
+    for _ in range(limit):
+        if done():
+            return now
+        now += 20
+        p.step(now, "", 200)
+    raise AssertionError("the page never got there")
+
+
+def test_a_tap_while_the_computers_move_is_shown_is_played_after_it():
+    store = Store()
+    p = page.Page(store.read, store.write, seed=5)
+    p.begin("human,easy")
+    app = p.app
+    now = _until(p, 0, lambda: app.phase == "input")
+    game = app.game
+    ours = game.legal_moves()[0]
+    now = run(p, ["@%d%d" % (ours % 8, ours // 8), "4u"], start=now)[1]
+    now = _until(p, now, lambda: len(game.board.moves) == 2 and app.phase == "animate")
+    target = game.legal_moves()[-1]  # the computer's move is on the board, still animating
+    now = run(p, ["@%d%d" % (target % 8, target // 8), "4u"], start=now)[1]
+    assert app.phase == "animate" and len(game.board.moves) == 2
+    _until(p, now, lambda: len(game.board.moves) >= 3)
+    assert game.board.moves[2] == (target, game.seat_colours[0][0])
+
+
+def test_a_tap_while_a_computer_thinks_says_it_is_moving():
+    store = Store()
+    p = page.Page(store.read, store.write, seed=5)
+    p.begin("easy,human")
+    app = p.app
+    now = _until(p, 0, lambda: app.phase == "think")
+    run(p, ["@00", "4u"], start=now)
+    info = json.loads(p._info)
+    assert info["notice"] == "Red is moving…" and info["notices"] == 1
+    _until(p, now, lambda: len(app.game.board.moves) == 1 and app.phase == "input")
+    assert app.game.board.moves[0][0] != 0  # the tap did not become a move
+
+
+def test_a_kept_tap_on_a_cell_no_longer_legal_says_why():
+    store = Store()
+    p = page.Page(store.read, store.write, seed=3)
+    p.begin("human,human")
+    app = p.app
+    game = app.game
+    first = game.legal_moves()[0]
+    now = run(p, ["@%d%d" % (first % 8, first // 8), "4u"])[1]
+    assert app.phase == "animate"
+    # a tap on the cell just played, while its ball is still landing: kept, then refused
+    now = run(p, ["@%d%d" % (first % 8, first // 8), "4u"], start=now)[1]
+    _until(p, now, lambda: app.phase == "input")
+    p.step(now + 5000, "", 200)
+    info = json.loads(p._info)
+    assert len(game.board.moves) == 1
+    assert info["notice"].startswith(game.board.cell_name(first) + " was not played: ")
 
 
 def test_info_changes_only_with_what_it_shows():
@@ -188,7 +249,8 @@ import json
 print(sorted(json.loads(page.info())["game"].keys())[:3])
 print(len(json.loads(page.journal())["entries"]))
 '''
-    out = run_micropython(script, trees=("rolit_core",), files=("web/__init__.py", "web/page.py"))
+    out = run_micropython(script, trees=("rolit_core",),
+                          files=("web/__init__.py", "web/page.py") + PAGE_SIM_FILES)
     lines = out.split("\n")
     assert lines[0] == ""
     length, newlines, odd = lines[1].split()

@@ -235,6 +235,7 @@ function reportErrors(previous, next) {
     showMessage("Saved again.", "info", 3000);
   }
   if (next.reason && next.reason !== previous?.reason) showMessage(next.reason, "info", 3000);
+  if (next.notice && next.notices !== previous?.notices) showMessage(next.notice, "info", 4000); // a click's
 }
 
 function element(tag, text) {

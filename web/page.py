@@ -19,6 +19,7 @@ import binascii
 import json
 
 from rolit_core.app import App, BACK, DOWN, LEFT, LEVELS, RIGHT, SELECT, UP
+from sim.clicks import Clicks, board_cell, walk
 
 try:
     from rolit_core.play import EXPERT_FACTOR
@@ -71,6 +72,9 @@ class Page:
         self.app = App(storage=self.storage, seed=seed, levels=LEVELS)
         self.seed = seed
         self.journal = [] if journal else None
+        self.clicks = Clicks()
+        self.notices = 0  # how many notices the clicks gave: the page shows each new one
+        self._notice = None
         self._rgb = bytearray(192)
         self._shown = None
         self._mark = None
@@ -91,7 +95,9 @@ class Page:
         if self.journal is not None:
             self.journal.append(("step", now, keys, nodes))
         app = self.app
-        events = self._events(keys) if keys else ()
+        events = self.clicks.due(app)
+        if keys:
+            events = events + self._events(keys)
         thinking = app.game is not None and app.mode in ("play", "attract") and \
             app.phase == "think"
         player = self._player() if thinking else None
@@ -165,23 +171,16 @@ class Page:
 
     def _tap(self, x, y, events):
         """A tap on LED (x, y): in play, the cursor walks to that cell (a press and a release
-        per step) and SELECT goes down; elsewhere it is SELECT. Off the board it is nothing."""
-        app = self.app
-        game = app.game
-        if game is not None and app.mode == "play" and app.phase == "input":
-            size = game.size
-            offset = (8 - size) // 2
-            tx, ty = x - offset, y - offset
-            if not (0 <= tx < size and 0 <= ty < size):
-                return
-            cx, cy = app.cursor % size, app.cursor // size
-            for key, count in ((RIGHT, tx - cx), (LEFT, cx - tx), (DOWN, ty - cy), (UP, cy - ty)):
-                for _ in range(count):
-                    events.append((key, True))
-                    events.append((key, False))
-        elif not (0 <= x < 8 and 0 <= y < 8):
+        per step) and SELECT goes down; elsewhere it is SELECT. Off the board it is nothing;
+        while a move is shown it is kept for later, or refused in words (``sim.clicks``)."""
+        if not (0 <= x < 8 and 0 <= y < 8):
             return
-        events.append((SELECT, True))
+        app = self.app
+        how = self.clicks.click(app, (x, y))
+        if how == "play":
+            events.extend(walk(app, board_cell(app.game, (x, y))))
+        if how in ("play", "select"):
+            events.append((SELECT, True))
 
     def _marker(self):
         """What the side panel shows depends on: a cheap tuple that changes with it."""
@@ -189,7 +188,16 @@ class Page:
         game = app.game
         return (app.mode, app.phase if game is not None else None, app.page,
                 len(game.board.moves) if game is not None else -1,
-                id(game), app.error, app.saves, getattr(app, "illegal_reason", None))
+                id(game), app.error, app.saves, getattr(app, "illegal_reason", None),
+                self._counted_notice())
+
+    def _counted_notice(self):
+        notice = self.clicks.notice
+        if notice is not None:
+            self.clicks.notice = None
+            self.notices += 1
+            self._notice = notice
+        return self.notices
 
     # -- what the side panel shows --------------------------------------------------------
 
@@ -203,6 +211,8 @@ class Page:
             "error": app.error,
             "saves": app.saves,
             "reason": getattr(app, "illegal_reason", None),
+            "notice": self._notice,
+            "notices": self.notices,
             "settings": {
                 "players": s.players, "seats": list(s.seats), "size": s.size, "teams": s.teams,
                 "rounds": s.rounds, "time_limit": s.time_limit, "tie": s.tie, "first": s.first,

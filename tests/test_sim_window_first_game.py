@@ -1,0 +1,94 @@
+"""The simulator window for a newcomer, under SDL's dummy video driver: a click made while a move
+is still shown is played once the App takes input (or refused in words), and the first game's
+how-to-play, shown once and remembered next to the save."""
+
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from rolit_core.app import App  # noqa: E402
+from sim.device import Device  # noqa: E402
+from sim.window import Window  # noqa: E402
+
+FRAME_MS = 16
+
+
+class Sim:
+    def __init__(self, app, **options):
+        self.app = app
+        self.device = Device(app, {"brightness": 100, "max_current_ma": 20000})
+        self.window = Window(self.device, size=(720, 480), **options)
+        self.now = 0
+        self.step()  # the first picture: the layout the clicks need
+
+    def step(self, ms=0, events=()):
+        """Post ``events`` and run frames for ``ms`` (one frame when 0)."""
+        for event in events:
+            pygame.event.post(event)
+        end = self.now + ms
+        while True:
+            self.window.step(self.now)
+            self.now += FRAME_MS
+            if self.now > end:
+                break
+
+    def until(self, done, limit_ms=20000):
+        end = self.now + limit_ms
+        while not done():
+            assert self.now < end, "never got there"
+            self.step()
+
+    def click(self, cell):
+        point = self.window.renderer.centre(cell % 8, cell // 8)
+        self.step(events=[pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=point, button=1)])
+        self.step(events=[pygame.event.Event(pygame.MOUSEBUTTONUP, pos=point, button=1)])
+
+    def key(self, code):
+        for kind in (pygame.KEYDOWN, pygame.KEYUP):
+            self.step(events=[pygame.event.Event(kind, key=code, mod=0, scancode=0, unicode="")])
+
+    def side_text(self):
+        return self.window.describe(self.app)
+
+
+@pytest.fixture
+def against_easy():
+    app = App(seed=7)
+    app.start(seats=("human", "easy"), first="red")
+    sim = Sim(app)
+    yield sim
+    sim.window.close()
+
+
+def test_a_click_while_the_computers_move_is_shown_is_played_after_it(against_easy):
+    sim = against_easy
+    app = sim.app
+    game = app.game
+    sim.step()
+    sim.click(game.legal_moves()[0])
+    sim.until(lambda: len(game.board.moves) == 2 and app.phase == "animate")
+    target = game.legal_moves()[-1]
+    sim.click(target)
+    assert app.phase == "animate" and len(game.board.moves) == 2  # not yet: kept
+    sim.until(lambda: len(game.board.moves) >= 3)
+    assert game.board.moves[2] == (target, 1)
+
+
+def test_a_click_while_a_computer_thinks_says_it_is_moving():
+    app = App(seed=7)
+    app.start(seats=("easy", "human"), first="red")
+    sim = Sim(app)
+    try:
+        sim.until(lambda: app.phase == "think")
+        sim.click(0)
+        assert sim.window.notice == "Red is moving…"
+        sim.until(lambda: app.phase == "input")
+        assert [cell for cell, _ in app.game.board.moves] != [0]
+        sim.step(4000)
+        assert sim.window.notice is None  # the notice goes after a while
+    finally:
+        sim.window.close()

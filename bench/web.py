@@ -27,9 +27,9 @@ MOVES = 16
 LEVELS = ("easy", "medium", "hard", "expert")
 
 
-def page_files():
-    return ["index.html", "style.css", "main.js", "panel.js", "input.js", "words.js", "sources.js",
-            "micropython.mjs", "micropython.wasm"]
+def page_files(build):
+    """The files the page loads (rolit.html, the one-file copy, apart)."""
+    return list(build.PAGE_FILES) + ["sources.js"] + list(build.INTERPRETER)
 
 
 def gzip_size(path):
@@ -85,7 +85,7 @@ def main():
     server, base = serve_in_background(folder)
     try:
         print(browser.version())
-        files = page_files()
+        files = page_files(build)
         raw = sum(os.path.getsize(os.path.join(folder, name)) for name in files)
         packed = sum(gzip_size(os.path.join(folder, name)) for name in files)
         wasm = os.path.getsize(os.path.join(folder, "micropython.wasm"))

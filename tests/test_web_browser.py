@@ -150,25 +150,39 @@ def test_mouse_click_plays_the_cell_under_it(tab):
     assert not tab.errors
 
 
+def phase_at_last_tap(tab):
+    """The App's phase when the page took its last tap (the journal replayed on CPython up to
+    that step): what the click really met, whatever the page shows by the time it is asked."""
+    from web import page as glue
+
+    journal = tab.page.evaluate("window.rolit.journal()")
+    entries = journal["entries"]
+    last = max(i for i, entry in enumerate(entries) if entry[0] == "step" and "@" in entry[2])
+    twin = glue.Page(lambda: journal["stored"], lambda text: None, journal["seed"])
+    twin.replay(entries[:last])
+    return twin.app.phase
+
+
 def test_a_click_while_the_computers_move_is_shown_is_played_after_it(tab):
     """A class at a projector clicks as soon as the computer's ball lands: the click is kept
     and played when the App takes input again, not lost."""
     tab.open("?journal=1&seed=5#players=human,easy")
     kept = 0
-    for turn in range(6):
+    for turn in range(8):
         tab.wait_moves(0)
         done = len(tab.moves())  # a person to move
         cursor, legal, size, game = tab.cursor_and_legal()
         tab.page.mouse.click(*tab.centre_on_screen(legal[0], size))
         tab.wait_for("([n]) => { const g = window.rolit.info().game; return g.moves.length >= n &&"
                      " g.phase === 'animate'; }", 30000, [done + 2])  # the computer's move
-        cursor, legal, size, game = tab.cursor_and_legal()
-        target = legal[-1]
+        game = Game(players=2, first=tab.moves()[0][0])  # quicker than the journal's twin
+        for colour, name in tab.moves():
+            game.play(name)
+        target = game.legal_moves()[-1]
         tab.page.mouse.click(*tab.centre_on_screen(target, size))
-        during = tab.page.evaluate("window.rolit.info().game.phase") == "animate"
         tab.wait_moves(done + 3)
         assert tab.moves()[done + 2][1] == game.board.cell_name(target)
-        kept += during
+        kept += phase_at_last_tap(tab) == "animate"
         if kept >= 2:
             break
     assert kept >= 2, "no click landed while the computer's move was shown"
@@ -417,10 +431,56 @@ def test_a_record_link_opens_the_position_and_copy_link_makes_one(chromium, site
         assert moves == [game.board.cell_name(c) for c, _ in game.board.moves]
         other.page.goto(site + "#record=" + "Size:+8%0AFirst:+red%0AR+z9")
         other.wait_ready()
-        assert "could not be loaded" in other.message()
+        assert "This link could not be opened: its record: " in other.message()
         assert not other.errors
     finally:
         other.close()
+
+
+def test_links_with_any_case_of_seats_open_the_game(tab):
+    tab.open("?journal=1&seed=3#Players=Human,HARD&size=6")
+    game = tab.info()["game"]
+    assert game["kinds"] == ["human", "hard"] and game["size"] == 6
+    assert not tab.message() and not tab.errors
+
+
+@pytest.mark.parametrize("link, words", [
+    ("#players=human,nobody", "its players: a seat is 'human' or a level"),
+    ("#record=garbage!!", "its record: "),
+    ("#players=human,hard&size=9", "size is 8, 6 or 4, not '9'"),
+    ("#size=6", "size needs players too"),
+    ("#players=", "players is empty"),
+    ("#colour=red", "unknown setting 'colour'"),
+    ("#players=human,hard&players=hard,hard", "players is given twice"),
+    ("#seed=4", "seed works only when the page loads"),
+])
+def test_a_bad_link_on_the_open_page_is_refused_in_words(tab, link, words):
+    """A link typed into the address bar of the open page (only its # changes: no reload)."""
+    tab.open("?journal=1&seed=3#players=human,human")
+    cursor, legal, size, game = tab.cursor_and_legal()
+    tab.page.mouse.click(*tab.centre_on_screen(legal[0], size))
+    tab.wait_moves(1)
+    tab.page.evaluate("(link) => { location.hash = link; }", link)
+    tab.wait_for("document.getElementById('message').textContent.includes('could not be opened')",
+                 5000)
+    assert tab.message().startswith("This link could not be opened: ") and words in tab.message()
+    info = tab.info()
+    assert info["game"]["kinds"] == ["human", "human"] and len(info["game"]["moves"]) == 1
+    assert tab.page.evaluate("location.hash") == ""
+    assert not tab.errors
+
+
+@pytest.mark.parametrize("address, words", [
+    ("?seed=abc", "seed 'abc' is not a whole number"),
+    ("?journal=yes", "journal is 0 or 1"),
+    ("#record=garbage!!", "its record: "),
+    ("#players=human,nobody", "its players: "),
+])
+def test_a_bad_link_at_load_is_refused_in_words(tab, address, words):
+    tab.open(address)
+    assert tab.message().startswith("This link could not be opened: ") and words in tab.message()
+    assert tab.info()["mode"] == "title"  # the page starts as without the link
+    assert not tab.errors
 
 
 # -- layouts, screenshots, file:// -------------------------------------------------------------

@@ -8,6 +8,7 @@
 import { Panel } from "./panel.js";
 import { Keys, KEYMAP, BACK, Gamepads, bindPad } from "./input.js";
 import { SOURCES } from "./sources.js";
+import { opensGame, readLink, MAX_RECORD } from "./link.js";
 import { SEAT_RGB, moves as moveWords, seats as seatRows, status as statusLines } from "./words.js";
 
 const SAVE_KEY = "rolit-handheld.save"; // the App's save (the device's format, as hex)
@@ -19,7 +20,7 @@ const CHANGED_FRAME = 1, CHANGED_INFO = 2, THINKING = 8, NODE_SHIFT = 4; // as i
 const LOG_FRAMES = 3000;
 
 const $ = (id) => document.getElementById(id);
-const params = readParams();
+const params = readParams(); // the address the page was loaded with
 const stats = {
   bootStart: performance.now(), // ms since the navigation began
   interpreterMs: null, // MicroPython loaded
@@ -57,12 +58,40 @@ window.rolit = {
 
 // -- settings from the address: ?seed=5&journal=1, #record=…&players=human,hard ----------------
 
+// Both parts of the address at load, as one link (web/link.js checks it).
 function readParams() {
-  const found = {};
-  for (const part of [location.search.slice(1), location.hash.slice(1)]) {
-    for (const [key, value] of new URLSearchParams(part)) found[key] = value;
+  const query = readLink(location.search.slice(1), true);
+  const hash = readLink(location.hash.slice(1), true);
+  const values = { ...query.values };
+  const problems = [...query.problems, ...hash.problems];
+  for (const [key, value] of Object.entries(hash.values)) {
+    if (key in values) problems.push(`${key} is given twice`);
+    else values[key] = value;
   }
-  return found;
+  return { values, problems };
+}
+
+// Open the game a link gives, or say why not. A link with any problem changes nothing.
+function openLink(link) {
+  const { values, problems } = link;
+  if (!problems.length && opensGame(link)) {
+    if (values.record !== undefined) {
+      const problem = py.load_record(values.record, values.players || "");
+      if (problem) problems.push(`its record: ${problem}`);
+      else showMessage("The shared position loaded: play on from its last move.", "info", 6000);
+    } else {
+      const problem = py.begin(values.players, (values.size || "8").trim());
+      if (problem) problems.push(`its players: ${problem}`);
+    }
+  }
+  if (problems.length) showMessage(`This link could not be opened: ${problems.join("; ")}.`, "error");
+}
+
+// A link typed into the address bar of the open page changes only its #: no reload happens.
+function followHash() {
+  if (!py || !location.hash) return;
+  openLink(readLink(location.hash.slice(1), false));
+  history.replaceState(null, "", location.pathname + location.search);
 }
 
 // -- the page's own preferences ----------------------------------------------------------------
@@ -282,7 +311,7 @@ async function uploadRecord(event) {
   const file = event.target.files[0];
   event.target.value = "";
   if (!file || !py) return;
-  if (file.size > 64 * 1024) {
+  if (file.size > MAX_RECORD) {
     showMessage(`${file.name} is too big to be a game record.`, "error");
     return;
   }
@@ -452,17 +481,14 @@ async function boot() {
   copySources(mp.FS);
   mp.runPython("import sys\nsys.path.insert(0, '/rolit')");
   py = mp.pyimport("page");
-  const seed = /^\d+$/.test(params.seed || "") ? Number(params.seed) & 0x3fffffff : randomSeed();
-  py.start(readSave, writeSave, seed, params.journal === "1");
+  const { seed: seedText, journal } = params.values;
+  const seed = seedText !== undefined ? Number(seedText) & 0x3fffffff : randomSeed();
+  py.start(readSave, writeSave, seed, journal?.trim() === "1");
   stats.importMs = performance.now() - stats.bootStart - stats.interpreterMs;
   stats.seed = seed;
-  if (params.record) {
-    loadRecordText(params.record, params.players, "The shared position");
-  } else if (params.players) {
-    const problem = py.begin(params.players, params.size || "8");
-    if (problem) showMessage(`The link's players could not start a game: ${problem}`, "error");
-  }
+  openLink(params);
   if (location.hash) history.replaceState(null, "", location.pathname + location.search); // a reload resumes
+  window.addEventListener("hashchange", followHash);
   requestAnimationFrame(tick);
 }
 

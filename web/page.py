@@ -243,12 +243,15 @@ class Page:
     # -- games from the page's tools ------------------------------------------------------
 
     def begin(self, seats, size=8):
-        """Start a new game with ``seats`` ("human,hard"); returns "" or why it was refused."""
+        """Start a new game with ``seats`` ("human,hard", any case); returns "" or why it was
+        refused."""
         if self.journal is not None:
             self.journal.append(("begin", seats, size))
+        text = str(size).strip()
+        if text not in ("8", "6", "4"):
+            return "the board size is 8, 6 or 4, not %r" % (text,)
         try:
-            self.app.start(seats=[part.strip() for part in seats.split(",") if part.strip()],
-                           size=int(size))
+            self.app.start(seats=_seats(seats), size=int(text))
         except (ValueError, TypeError) as problem:
             return str(problem) or "those players cannot start a game"
         return ""
@@ -260,7 +263,7 @@ class Page:
         if self.journal is not None:
             self.journal.append(("load", text, seats))
         app = self.app
-        chosen = [part.strip() for part in seats.split(",") if part.strip()] if seats else None
+        chosen = _seats(seats) if seats else None
         if chosen is None and app.game is not None:
             chosen = list(app.kinds)
         try:
@@ -278,6 +281,11 @@ class Page:
                 self.begin(entry[1], entry[2])
             elif entry[0] == "load":
                 self.load_record(entry[1], entry[2])
+
+
+def _seats(text):
+    """"Human, HARD" -> ["human", "hard"]: as the simulator's --players reads seats."""
+    return [part.strip().lower() for part in text.split(",") if part.strip()]
 
 
 # The page script's entry points (one page, one App).

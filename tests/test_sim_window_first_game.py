@@ -92,3 +92,83 @@ def test_a_click_while_a_computer_thinks_says_it_is_moving():
         assert sim.window.notice is None  # the notice goes after a while
     finally:
         sim.window.close()
+
+
+
+
+def test_the_first_window_shows_the_howto_once_and_remembers_it(tmp_path):
+    from sim import window as window_module
+
+    seen = tmp_path / window_module.HOWTO_FILE
+    app = App(seed=3)
+    sim = Sim(app, howto=str(seen))
+    try:
+        assert sim.window.howto == 0 and not seen.exists()
+        pixels = pygame.surfarray.array3d(sim.window.surface)
+        assert pixels.shape[0] == 720 and pixels.max() > 100  # words and pictures are drawn
+        sim.key(pygame.K_RETURN)  # page 2
+        sim.key(pygame.K_LEFT)  # back to page 1
+        assert sim.window.howto == 0
+        for _ in range(2):
+            sim.key(pygame.K_RIGHT)
+        assert sim.window.howto == 2 and app.mode == "title"  # the game waits behind it
+        sim.key(pygame.K_RETURN)  # the last page: play with hints
+        assert sim.window.howto is None
+        assert seen.read_bytes().startswith(b"Rolit Handheld: the how-to-play was shown")
+        assert app.settings.hints and "Hints are on" in sim.window.notice
+        sim.key(pygame.K_RETURN)  # now keys reach the game: title -> menu
+        assert app.mode == "menu"
+    finally:
+        sim.window.close()
+    again = Sim(App(seed=3), howto=str(seen))
+    try:
+        assert again.window.howto is None  # shown once
+    finally:
+        again.window.close()
+
+
+def test_skipping_the_howto_leaves_hints_off_and_a_foreign_file_is_never_written(tmp_path):
+    from sim import window as window_module
+
+    seen = tmp_path / window_module.HOWTO_FILE
+    app = App(seed=3)
+    sim = Sim(app, howto=str(seen))
+    try:
+        sim.key(pygame.K_ESCAPE)
+        assert sim.window.howto is None and not app.settings.hints
+        assert seen.exists() and not (tmp_path / (window_module.HOWTO_FILE + ".tmp")).exists()
+    finally:
+        sim.window.close()
+    seen.write_text("someone's notes")
+    assert window_module.remember(str(seen)) == ""
+    assert seen.read_text() == "someone's notes"
+
+
+def test_a_howto_that_cannot_be_remembered_says_so(tmp_path):
+    folder = tmp_path / "gone"
+    app = App(seed=3)
+    sim = Sim(app, howto=str(folder / "howto-seen"))
+    try:
+        sim.key(pygame.K_ESCAPE)
+        assert sim.window.howto is None
+        assert sim.window.notice.startswith("Could not remember that the how-to was shown")
+    finally:
+        sim.window.close()
+
+
+def test_the_howto_pictures_are_the_rules(tmp_path):
+    """Each picture is the rules code's own position: the move turns what the text says."""
+    from rolit_core import Game
+    from sim import howto
+
+    pages = howto.pages()
+    assert len(pages) == 3
+    green, red = (0, 255, 0), (255, 0, 0)
+    first = pages[0]
+    d4 = 3 * 8 + 3
+    assert first["before"][d4] == red and first["after"][d4] == green
+    start = Game(players=2, first="red")
+    hinted = [cell for cell in range(64) if pages[1]["before"][cell] == howto.HINT]
+    assert sorted(hinted) == sorted(start.legal_moves())
+    c4 = 3 * 8 + 2
+    assert pages[2]["after"][c4] == red and "closing" in pages[2]

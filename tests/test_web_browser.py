@@ -14,7 +14,8 @@ from rolit_core import Game, save
 from rolit_core.app import App
 from web import browser, build
 from web.serve import serve_in_background
-from web_tab import ARTEFACTS, PREFS_KEY, SAVE_KEY, Tab, led_centres, path_keys, save_figures
+from web_tab import (ARTEFACTS, PREFS_KEY, SAVE_KEY, UNLIT, Tab, led_centres, path_keys,
+                     save_figures)
 
 pytestmark = pytest.mark.slow
 
@@ -303,6 +304,18 @@ def test_a_computer_game_runs_to_the_end_without_an_error(tab):
     assert worst < 2000
 
 
+def test_the_round_end_says_what_enter_and_esc_do(tab):
+    tab.open("?journal=1&seed=5#players=easy,easy&size=4")
+    tab.wait_for("window.rolit.info().mode === 'round_end' && window.rolit.info().pour_done", 60000)
+    tab.wait_for("document.getElementById('prompt').textContent === 'Enter: play again · Esc: menu'",
+                 5000)
+    assert tab.page.locator("#prompt").is_visible()
+    tab.page.keyboard.press("f")
+    tab.wait_for("document.getElementById('banner').textContent.includes('Enter: play again')", 5000)
+    assert "Round over" in tab.page.locator("#banner").inner_text()
+    assert not tab.errors
+
+
 # -- persistence ------------------------------------------------------------------------------
 
 def test_reload_resumes_the_same_position(tab):
@@ -522,6 +535,13 @@ def test_layouts_fit_the_screen_and_draw_exact_leds(chromium, site, name):
         box = tab.page.locator("#board").bounding_box()
         assert abs(box["width"] - min(width, height)) <= 1
         assert not tab.page.locator(".side").is_visible()
+        # whose turn and the scores stay on show, in large type beside (or under) the board
+        banner = tab.page.locator("#banner")
+        assert banner.is_visible()
+        assert "Red (human)" in banner.inner_text() and "Green (hard)" in banner.inner_text()
+        assert tab.page.locator("#banner .to-move").count() == 1
+        assert float(banner.evaluate("(b) => parseFloat(getComputedStyle(b).fontSize)")) >= \
+            0.02 * min(width, height)
         tab.assert_pixels_match()
         tab.screenshot(name + "-presentation")
         assert not tab.errors
@@ -551,7 +571,7 @@ def test_screen_pixels_are_the_canvas_pixels(tab, tmp_path):
     lit = 0
     for (x, y), colour in zip(led_centres(before["width"]), before["pixels"]):
         assert list(image.get_at((int(box["x"]) + x, int(box["y"]) + y)))[:3] == colour
-        lit += colour != [0, 0, 0]
+        lit += colour != list(UNLIT)
     assert lit > 10  # the pause menu's picture, not a dark panel
 
 

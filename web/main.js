@@ -9,7 +9,8 @@ import { Panel } from "./panel.js";
 import { Keys, KEYMAP, BACK, Gamepads, bindPad } from "./input.js";
 import { SOURCES } from "./sources.js";
 import { opensGame, readLink, MAX_RECORD } from "./link.js";
-import { SEAT_RGB, moves as moveWords, seats as seatRows, status as statusLines } from "./words.js";
+import { SEAT_RGB, moves as moveWords, prompt as promptWords, seats as seatRows, status as statusLines }
+  from "./words.js";
 
 const SAVE_KEY = "rolit-handheld.save"; // the App's save (the device's format, as hex)
 const PREFS_KEY = "rolit-handheld.page"; // the page's own choices: labels, pad
@@ -106,7 +107,9 @@ function loadPrefs() {
   if (text === null) return { labels: true, pad: null };
   try {
     const prefs = JSON.parse(text);
-    if (typeof prefs.labels !== "boolean" || ![true, false, null].includes(prefs.pad)) throw new Error("bad values");
+    if (typeof prefs !== "object" || prefs === null) throw new Error("not a set of choices");
+    if (typeof prefs.labels !== "boolean" || ![true, false, null].includes(prefs.pad) ||
+        ![true, false, undefined].includes(prefs.howto)) throw new Error("bad values");
     return prefs;
   } catch (error) {
     showMessage(`The page's preferences were damaged (${error.message}) and are reset.`, "warn");
@@ -181,10 +184,83 @@ function setPresenting(on) {
   fitBoard();
 }
 
+// -- the first visit's how-to-play (sim/howto.py's pages) ---------------------------------------
+
+let howto = null; // { pages, at } while it is open
+
+function openHowto() {
+  howto = { pages: JSON.parse(py.howto()), at: 0 };
+  $("howto").hidden = false;
+  showHowtoPage();
+  $("howto-next").focus();
+}
+
+function showHowtoPage() {
+  const page = howto.pages[howto.at];
+  $("howto-title").textContent = page.title;
+  $("howto-text").textContent = page.text;
+  $("howto-closing").textContent = page.closing || "";
+  $("howto-closing").hidden = !page.closing;
+  const last = howto.at === howto.pages.length - 1;
+  $("howto-next").textContent = last ? "Play with hints" : "Next";
+  $("howto-skip").textContent = last ? "Play without" : "Skip";
+  $("howto-back").disabled = howto.at === 0;
+  const side = Math.max(120, Math.min(320, Math.floor(Math.min(window.innerWidth * 0.36, window.innerHeight * 0.36))));
+  for (const [id, hex] of [["howto-before", page.before], ["howto-after", page.after]]) {
+    const canvas = $(id);
+    canvas.hidden = !hex;
+    if (!hex) continue;
+    const picture = new Panel(canvas);
+    picture.resize(side, window.devicePixelRatio || 1);
+    picture.setLabels(8);
+    picture.draw(frameBytes(hex));
+  }
+  $("howto-arrow").hidden = !page.after;
+}
+
+function turnHowto(step) {
+  const at = howto.at + step;
+  if (at >= howto.pages.length) closeHowto(true);
+  else if (at >= 0) {
+    howto.at = at;
+    showHowtoPage();
+  }
+}
+
+// Shown once: closing it (either way) is remembered with the page's preferences.
+function closeHowto(hints) {
+  $("howto").hidden = true;
+  howto = null;
+  prefs.howto = true;
+  savePrefs();
+  if (hints) {
+    py.hints_on();
+    showMessage("Hints are on: the dim dots show where you may play (the menu turns them off).", "info", 8000);
+  }
+}
+
+function howtoKey(event) {
+  if (event.repeat) return;
+  if (["Enter", "Space", "ArrowRight", "NumpadEnter", "KeyD"].includes(event.code)) turnHowto(1);
+  else if (["ArrowLeft", "KeyA"].includes(event.code)) turnHowto(-1);
+  else if (["Escape", "Backspace"].includes(event.code)) closeHowto(false);
+}
+
+function bindHowto() {
+  $("howto-next").addEventListener("click", () => turnHowto(1));
+  $("howto-back").addEventListener("click", () => turnHowto(-1));
+  $("howto-skip").addEventListener("click", () => closeHowto(false));
+}
+
 // -- input --------------------------------------------------------------------------------------
 
 function bindInput() {
   window.addEventListener("keydown", (event) => {
+    if (howto) {
+      event.preventDefault(); // the game behind waits
+      howtoKey(event);
+      return;
+    }
     if (event.target.closest?.("input, textarea")) return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const key = KEYMAP[event.code];
@@ -229,8 +305,27 @@ function showInfo(next) {
   info = next;
   const game = next.game;
   panel.setLabels(game && next.mode === "play" ? game.size : null);
-  $("status").replaceChildren(...statusLines(next).map((line) => element("span", line)));
-  $("seats").replaceChildren(...seatRows(next).map((seat) => {
+  const lines = statusLines(next);
+  const prompt = promptWords(next);
+  $("status").replaceChildren(...lines.map((line) => element("span", line)));
+  $("prompt").textContent = prompt || "";
+  $("prompt").hidden = !prompt;
+  $("seats").replaceChildren(...seatList(next));
+  // Presentation mode's banner, read from the back of the room: whose turn, the scores, the keys.
+  $("banner").replaceChildren(element("p", lines[0]), seatList(next, "ul"),
+    ...(prompt ? [element("p", prompt)] : []));
+  const list = moveWords(next);
+  const shown = $("moves");
+  if (list.length !== shown.children.length || !previous?.game !== !game) {
+    shown.replaceChildren(...list.map((text, i) => element("li", `${i + 1}. ${text}`)));
+    shown.scrollTop = shown.scrollHeight;
+  }
+  reportErrors(previous, next);
+}
+
+// The seats as list items (or, with `tag`, one list of them): dots, name, points, to move.
+function seatList(info, tag) {
+  const rows = seatRows(info).map((seat) => {
     const row = element("li", "");
     row.classList.toggle("to-move", seat.toMove);
     for (const colour of seat.colours) {
@@ -241,14 +336,12 @@ function showInfo(next) {
     }
     row.append(element("span", seat.label), element("b", String(seat.points)));
     return row;
-  }));
-  const list = moveWords(next);
-  const shown = $("moves");
-  if (list.length !== shown.children.length || !previous?.game !== !game) {
-    shown.replaceChildren(...list.map((text, i) => element("li", `${i + 1}. ${text}`)));
-    shown.scrollTop = shown.scrollHeight;
-  }
-  reportErrors(previous, next);
+  });
+  if (!tag) return rows;
+  const list = element(tag, "");
+  list.className = "seats";
+  list.append(...rows);
+  return list;
 }
 
 function reportErrors(previous, next) {
@@ -465,6 +558,7 @@ function copySources(FS) {
 async function boot() {
   bindInput();
   bindTools();
+  bindHowto();
   setPad(prefs.pad ?? (window.matchMedia("(any-pointer: coarse)").matches || navigator.maxTouchPoints > 0));
   new ResizeObserver(fitBoard).observe($("stage"));
   window.addEventListener("resize", fitBoard);
@@ -489,6 +583,7 @@ async function boot() {
   openLink(params);
   if (location.hash) history.replaceState(null, "", location.pathname + location.search); // a reload resumes
   window.addEventListener("hashchange", followHash);
+  if (!prefs.howto) openHowto();
   requestAnimationFrame(tick);
 }
 

@@ -19,6 +19,7 @@ import binascii
 import json
 
 from rolit_core.app import App, BACK, DOWN, LEFT, LEVELS, RIGHT, SELECT, UP
+from sim import howto as _howto
 from sim.clicks import Clicks, board_cell, walk
 
 try:
@@ -189,6 +190,7 @@ class Page:
         return (app.mode, app.phase if game is not None else None, app.page,
                 len(game.board.moves) if game is not None else -1,
                 id(game), app.error, app.saves, getattr(app, "illegal_reason", None),
+                getattr(app, "_pour_done", True),
                 self._counted_notice())
 
     def _counted_notice(self):
@@ -212,6 +214,8 @@ class Page:
             "saves": app.saves,
             "reason": getattr(app, "illegal_reason", None),
             "notice": self._notice,
+            "pour_done": getattr(app, "_pour_done", True),  # the round end's bars have risen
+            "match_over": app.match is not None and app.match.over,
             "notices": self.notices,
             "settings": {
                 "players": s.players, "seats": list(s.seats), "size": s.size, "teams": s.teams,
@@ -272,6 +276,12 @@ class Page:
             return str(problem) or "not a game record"
         return ""
 
+    def set_hints(self):
+        """Hints on (``sim.howto.hints_on``)."""
+        if self.journal is not None:
+            self.journal.append(("hints",))
+        _howto.hints_on(self.app)
+
     def replay(self, entries):
         """Do again what a journal (``Page.journal`` of another page) did."""
         for entry in entries:
@@ -281,6 +291,8 @@ class Page:
                 self.begin(entry[1], entry[2])
             elif entry[0] == "load":
                 self.load_record(entry[1], entry[2])
+            elif entry[0] == "hints":
+                self.set_hints()
 
 
 def _seats(text):
@@ -325,6 +337,24 @@ def begin(seats, size=8):
 
 def load_record(text, seats=""):
     return _page.load_record(text, seats)
+
+
+def howto():
+    """The first game's how-to pages (``sim.howto``) as JSON, each LED picture as 384 hex
+    digits like ``frame()``."""
+    shown = []
+    for page in _howto.pages():
+        item = dict(page)
+        for key in ("before", "after"):
+            if page[key] is not None:
+                item[key] = binascii.hexlify(bytes([v for rgb in page[key] for v in rgb])).decode()
+        shown.append(item)
+    return json.dumps(shown)
+
+
+def hints_on():
+    """Turn hints on for the game in play and in the menu's settings (the how-to's offer)."""
+    _page.set_hints()
 
 
 def journal():

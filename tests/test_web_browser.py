@@ -316,6 +316,63 @@ def test_the_round_end_says_what_enter_and_esc_do(tab):
     assert not tab.errors
 
 
+def test_the_first_visit_shows_the_howto_once_and_offers_hints(chromium, site):
+    tab = Tab(chromium, site, howto=True)
+    try:
+        tab.open("?journal=1&seed=3")
+        box = tab.page.locator("#howto")
+        assert box.is_visible()
+        assert tab.page.locator("#howto-title").inner_text().startswith("1. Put a ball next to")
+        # the pictures are LED panels: the move's ball lit at c3 on the "after" picture
+        lit = tab.page.evaluate("""(() => {
+            const canvas = document.getElementById("howto-after");
+            const ctx = canvas.getContext("2d");
+            const w = canvas.width, border = Math.max(3, Math.floor(w * 7 / 100)), cell = (w - 2 * border) / 8;
+            const at = (x, y) => Array.from(ctx.getImageData(border + Math.floor((x + 0.5) * cell),
+                border + Math.floor((y + 0.5) * cell), 1, 1).data.slice(0, 3));
+            return [at(2, 2), at(0, 0)];
+        })()""")
+        assert lit[0][1] > 200 and lit[1] == list(UNLIT)  # c3 green, a1 dark
+        tab.screenshot("howto")
+        tab.page.keyboard.press("Enter")
+        tab.page.keyboard.press("ArrowLeft")
+        assert tab.page.locator("#howto-title").inner_text().startswith("1.")
+        tab.page.keyboard.press("ArrowRight")
+        tab.page.keyboard.press("Enter")
+        assert tab.page.locator("#howto-title").inner_text().startswith("3.")
+        assert "hints on" in tab.page.locator("#howto-closing").inner_text()
+        info = tab.info()  # the game waited behind it: no key reached the title or the menu
+        assert info["mode"] in ("title", "menu") and info["page"] in (None, ["play", 0])
+        tab.page.keyboard.press("Enter")  # play with hints
+        assert not box.is_visible()
+        tab.frames()
+        assert tab.info()["settings"]["hints"] is True and "Hints are on" in tab.message()
+        assert '"howto":true' in tab.page.evaluate("(k) => localStorage.getItem(k)", PREFS_KEY)
+        before = tab.info()["mode"]
+        tab.page.keyboard.press("Enter")  # keys reach the game again
+        tab.wait_for("([m]) => window.rolit.info().mode !== m", 5000, [before])
+        tab.page.reload()
+        tab.wait_ready()
+        assert not box.is_visible()  # once
+        assert not tab.errors
+    finally:
+        tab.close()
+
+
+def test_skipping_the_howto_leaves_hints_off(chromium, site):
+    tab = Tab(chromium, site, howto=True)
+    try:
+        tab.open("?journal=1&seed=3")
+        tab.page.click("#howto-skip")
+        assert not tab.page.locator("#howto").is_visible()
+        tab.frames()
+        assert tab.info()["settings"]["hints"] is False
+        assert '"howto":true' in tab.page.evaluate("(k) => localStorage.getItem(k)", PREFS_KEY)
+        assert not tab.errors
+    finally:
+        tab.close()
+
+
 # -- persistence ------------------------------------------------------------------------------
 
 def test_reload_resumes_the_same_position(tab):
@@ -361,9 +418,11 @@ def test_a_corrupt_save_starts_fresh_with_a_message(tab, damage):
     assert not tab.errors
 
 
-def test_corrupt_page_preferences_are_reset_with_a_message(tab):
+@pytest.mark.parametrize("stored", ["{labels: maybe", "null", "[]",
+                                    '{"labels": true, "pad": null, "howto": "yes"}'])
+def test_corrupt_page_preferences_are_reset_with_a_message(tab, stored):
     tab.open()
-    tab.page.evaluate("([k, v]) => localStorage.setItem(k, v)", [PREFS_KEY, "{labels: maybe"])
+    tab.page.evaluate("([k, v]) => localStorage.setItem(k, v)", [PREFS_KEY, stored])
     tab.page.reload()
     tab.wait_ready()
     assert "preferences were damaged" in tab.message()

@@ -27,6 +27,7 @@ const stats = {
   interpreterMs: null, // MicroPython loaded
   importMs: null, // rolit_core imported and the App made
   firstFrame: null, // ms since the navigation began when the App's first frame was drawn
+  firstStatus: null, // ms since the navigation began when the side panel first showed the game's state
   frames: 0, // App updates
   draws: 0, // frames drawn (only changed frames are)
   log: [], // recent frames: [rAF time, ms in Python, 1 if a computer thought]
@@ -301,6 +302,7 @@ function bindInput() {
 // -- the side panel -----------------------------------------------------------------------------
 
 function showInfo(next) {
+  if (stats.firstStatus === null) stats.firstStatus = performance.now();
   const previous = info;
   info = next;
   const game = next.game;
@@ -408,7 +410,14 @@ async function uploadRecord(event) {
     showMessage(`${file.name} is too big to be a game record.`, "error");
     return;
   }
-  loadRecordText(await file.text(), "", file.name);
+  let text;
+  try {
+    text = await file.text();
+  } catch (error) {
+    showMessage(`${file.name} could not be read: ${error.message}`, "error");
+    return;
+  }
+  loadRecordText(text, "", file.name);
 }
 
 // A link to the position on the board: the record, short (no comments, the moves on one

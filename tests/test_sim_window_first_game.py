@@ -12,7 +12,7 @@ import pytest  # noqa: E402
 
 from rolit_core.app import App  # noqa: E402
 from sim.device import Device  # noqa: E402
-from sim.window import Window  # noqa: E402
+from sim.window import HOWTO_FILE, Window, remember  # noqa: E402
 
 FRAME_MS = 16
 
@@ -24,6 +24,12 @@ class Sim:
         self.window = Window(self.device, size=(720, 480), **options)
         self.now = 0
         self.step()  # the first picture: the layout the clicks need
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.window.close()
 
     def step(self, ms=0, events=()):
         """Post ``events`` and run frames for ``ms`` (one frame when 0)."""
@@ -59,9 +65,8 @@ class Sim:
 def against_easy():
     app = App(seed=7)
     app.start(seats=("human", "easy"), first="red")
-    sim = Sim(app)
-    yield sim
-    sim.window.close()
+    with Sim(app) as sim:
+        yield sim
 
 
 def test_a_click_while_the_computers_move_is_shown_is_played_after_it(against_easy):
@@ -81,8 +86,7 @@ def test_a_click_while_the_computers_move_is_shown_is_played_after_it(against_ea
 def test_a_click_while_a_computer_thinks_says_it_is_moving():
     app = App(seed=7)
     app.start(seats=("easy", "human"), first="red")
-    sim = Sim(app)
-    try:
+    with Sim(app) as sim:
         sim.until(lambda: app.phase == "think")
         sim.click(0)
         assert sim.window.notice == "Red is moving…"
@@ -90,19 +94,12 @@ def test_a_click_while_a_computer_thinks_says_it_is_moving():
         assert [cell for cell, _ in app.game.board.moves] != [0]
         sim.step(4000)
         assert sim.window.notice is None  # the notice goes after a while
-    finally:
-        sim.window.close()
-
-
 
 
 def test_the_first_window_shows_the_howto_once_and_remembers_it(tmp_path):
-    from sim import window as window_module
-
-    seen = tmp_path / window_module.HOWTO_FILE
+    seen = tmp_path / HOWTO_FILE
     app = App(seed=3)
-    sim = Sim(app, howto=str(seen))
-    try:
+    with Sim(app, howto=str(seen)) as sim:
         assert sim.window.howto == 0 and not seen.exists()
         pixels = pygame.surfarray.array3d(sim.window.surface)
         assert pixels.shape[0] == 720 and pixels.max() > 100  # words and pictures are drawn
@@ -118,42 +115,27 @@ def test_the_first_window_shows_the_howto_once_and_remembers_it(tmp_path):
         assert app.settings.hints and "Hints are on" in sim.window.notice
         sim.key(pygame.K_RETURN)  # now keys reach the game: title -> menu
         assert app.mode == "menu"
-    finally:
-        sim.window.close()
-    again = Sim(App(seed=3), howto=str(seen))
-    try:
+    with Sim(App(seed=3), howto=str(seen)) as again:
         assert again.window.howto is None  # shown once
-    finally:
-        again.window.close()
 
 
 def test_skipping_the_howto_leaves_hints_off_and_a_foreign_file_is_never_written(tmp_path):
-    from sim import window as window_module
-
-    seen = tmp_path / window_module.HOWTO_FILE
+    seen = tmp_path / HOWTO_FILE
     app = App(seed=3)
-    sim = Sim(app, howto=str(seen))
-    try:
+    with Sim(app, howto=str(seen)) as sim:
         sim.key(pygame.K_ESCAPE)
         assert sim.window.howto is None and not app.settings.hints
-        assert seen.exists() and not (tmp_path / (window_module.HOWTO_FILE + ".tmp")).exists()
-    finally:
-        sim.window.close()
+        assert seen.exists() and not (tmp_path / (HOWTO_FILE + ".tmp")).exists()
     seen.write_text("someone's notes")
-    assert window_module.remember(str(seen)) == ""
+    assert remember(str(seen)) == ""
     assert seen.read_text() == "someone's notes"
 
 
 def test_a_howto_that_cannot_be_remembered_says_so(tmp_path):
-    folder = tmp_path / "gone"
-    app = App(seed=3)
-    sim = Sim(app, howto=str(folder / "howto-seen"))
-    try:
+    with Sim(App(seed=3), howto=str(tmp_path / "gone" / HOWTO_FILE)) as sim:
         sim.key(pygame.K_ESCAPE)
         assert sim.window.howto is None
         assert sim.window.notice.startswith("Could not remember that the how-to was shown")
-    finally:
-        sim.window.close()
 
 
 def test_the_howto_pictures_are_the_rules(tmp_path):

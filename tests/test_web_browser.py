@@ -73,7 +73,7 @@ def test_first_frame_comes_from_local_files_only(tab, site):
                           "chromium": browser.version()})
     # A bound for "it starts", not a performance target (those are measured: bench/web.py).
     assert stats["firstFrame"] < 20000
-    assert tab.info()["mode"] == "title"
+    assert tab.info()["mode"] in ("title", "menu")  # the title gives way after 2.4 s: load
     for url in tab.requests:
         assert url.startswith(site) or url.startswith("data:"), url  # no CDN, nothing remote
     assert not tab.errors
@@ -551,7 +551,7 @@ def test_a_bad_link_on_the_open_page_is_refused_in_words(tab, link, words):
 def test_a_bad_link_at_load_is_refused_in_words(tab, address, words):
     tab.open(address)
     assert tab.message().startswith("This link could not be opened: ") and words in tab.message()
-    assert tab.info()["mode"] == "title"  # the page starts as without the link
+    assert tab.info()["mode"] in ("title", "menu")  # the page starts as without the link
     assert not tab.errors
 
 

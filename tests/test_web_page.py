@@ -182,8 +182,11 @@ def test_seats_in_any_case_start_a_game_as_in_the_simulator():
 def test_hints_from_the_howto_turn_on_for_the_game_and_the_menu():
     p = started("human,human", 1)
     assert not p.app.hints
+    run(p, [""])
     p.set_hints()
     assert p.app.hints and p.app.settings.hints
+    assert run(p, [""])[0] & page.CHANGED_INFO and json.loads(p._info)[
+        "settings"]["hints"] is True
     pages = json.loads(page.howto())
     assert [len(item["before"]) for item in pages] == [384, 384, 384]
     assert pages[1]["after"] is None and pages[2]["closing"]

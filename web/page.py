@@ -281,6 +281,7 @@ class Page:
         if self.journal is not None:
             self.journal.append(("hints",))
         _howto.hints_on(self.app)
+        self._mark = None  # the side panel's facts changed: sent with the next step
 
     def replay(self, entries):
         """Do again what a journal (``Page.journal`` of another page) did."""

@@ -656,10 +656,15 @@ def save_on_quit(app, storage):
 def run_window(args, device, seat_names, information, on_frame):
     """Play in the window until it is closed; returns "terminal" if it could not open."""
     from . import window as window_module
+    # The first game's how-to, once: remembered in the simulator's data folder, beside the save.
+    path = getattr(getattr(device.app, "storage", None), "path", None)
+    howto = os.path.join(os.path.dirname(path), window_module.HOWTO_FILE) \
+        if path and args.storage is None else None
     try:
         win = window_module.Window(device, size=args.window_size, labels=not args.no_labels,
                                    fullscreen=args.fullscreen, seat_names=seat_names,
-                                   fps=args.fps or DEFAULT_FPS, describe=information)
+                                   fps=args.fps or DEFAULT_FPS, describe=information,
+                                   howto=howto)
     except Exception as error:  # the display went away, a size the screen refuses...
         if args.window or not os.isatty(sys.stdin.fileno()):
             _fail("cannot open a window: %s" % error)

@@ -48,7 +48,9 @@ def _next_seq(seq):
 class Message:
     """One message delivered by the link: ``source`` node, ``kind`` (1-31), ``payload`` bytes,
     ``broadcast`` (addressed to everyone) and ``distance`` (nodes travelled to get here, 1 for
-    the node right before this one)."""
+    the node right before this one). A broadcast from this node's own number comes back once it
+    has gone round the ring (its distance is the ring's size), or came from another node that
+    has the same number."""
 
     __slots__ = ("source", "kind", "payload", "broadcast", "distance")
 
@@ -310,9 +312,9 @@ class Link:
             return
         self.frames_in += 1
         me = self.node
-        if source == me:
+        if source == me and destination != EVERYONE:
             return  # our own frame, back after going round the ring
-        if destination != me and hops > 1:
+        if source != me and destination != me and hops > 1:
             onward = bytearray(data)
             onward[0] = kind | (hops - 1) << 5
             _seal(onward)

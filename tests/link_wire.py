@@ -38,7 +38,8 @@ class Wire:
             at = self.rng.below(len(data))
             data[at] ^= 1 << self.rng.below(8)
         if self._chance("extra"):
-            data.insert(self.rng.below(len(data) + 1), self.rng.below(256))
+            at = self.rng.below(len(data) + 1)
+            data = data[:at] + bytes((self.rng.below(256),)) + data[at:]
         # The baud rate: a chunk takes its bytes' time on the wire after the one before it.
         start = max(now, self._free_at)
         self._free_at = start + (len(data) + self.bytes_per_ms - 1) // self.bytes_per_ms

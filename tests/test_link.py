@@ -102,8 +102,10 @@ def test_a_broadcast_goes_round_the_ring_once_and_says_how_far_it_came():
     for _ in range(20):
         ring.step()
     distances = [[m.distance for m in link.receive()] for link in ring.links]
-    assert distances == [[], [1], [2], [3]]
-    assert ring.links[0].frames_in == 1  # its own frame came back, and went no further
+    assert distances == [[4], [1], [2], [3]]  # back at its sender: the ring's size
+    for _ in range(20):
+        ring.step()
+    assert [link.frames_in for link in ring.links] == [1, 1, 1, 1]  # and no further
 
 
 def _numbered_ring(count, seed, faults=None):

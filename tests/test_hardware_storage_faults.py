@@ -336,3 +336,165 @@ def test_a_new_copy_left_by_a_cut_between_remove_and_rename_is_found(fake_fs):
     with pytest.raises(PowerCut):
         again.save(b"three")
     assert FileStorage("/rolit.sav").load() in (b"two", b"three")
+
+
+# -- erase, the sequence number's wrap, a full record, random sequences ----------------------
+
+def saved_game(saves):
+    """nvm after ``saves`` went in one after another, and the store that wrote them."""
+    nvm = CutNvm()
+    store = NvmStorage(nvm)
+    for data in saves:
+        assert store.save(data)
+    return nvm, store
+
+
+# Games whose records fill half 0 only, both halves with half 1 newest, both with half 0
+# newest; the next game's first save as long as the old first one (a complete new record is
+# then followed by the old game's second one, in sequence if numbers restart) or not.
+ERASED_GAMES = [SAVES[:3], SAVES[:9], SAVES[:14]]
+
+
+@pytest.mark.parametrize("old", ERASED_GAMES, ids=["one-half", "half-1-newest", "half-0-newest"])
+@pytest.mark.parametrize("same_length", [True, False], ids=["same-length", "other-length"])
+def test_an_erased_game_never_comes_back_after_a_cut_save(old, same_length):
+    nvm, store = saved_game(old)
+    store.erase()
+    erased = bytes(nvm.data)
+    assert NvmStorage(CutNvm(erased)).load() is None
+    first = bytes(len(old[0])) if same_length else b"a new game"
+    second = bytes([7]) * len(old[1])
+    # the first save after the erase, cut at every byte (it writes a whole half)
+    for k in range(HALF_MAX + 1):
+        copy = CutNvm(erased)
+        save_with_fault(NvmStorage(copy), copy, first, k, PowerCut)
+        assert NvmStorage(copy).load() in (None, first), k
+    # the second, after the first went in whole
+    copy = CutNvm(erased)
+    assert NvmStorage(copy).save(first)
+    before = bytes(copy.data)
+    for k in range(HALF_MAX + 1):
+        cut = CutNvm(before)
+        save_with_fault(NvmStorage(cut), cut, second, k, PowerCut)
+        assert NvmStorage(cut).load() in (first, second), k
+
+
+@pytest.mark.parametrize("old", ERASED_GAMES, ids=["one-half", "half-1-newest", "half-0-newest"])
+def test_an_erase_cut_short_leaves_the_game_or_nothing_never_an_older_copy(old):
+    nvm, _ = saved_game(old)
+    before = bytes(nvm.data)
+    for k in range(2 * HALF_MAX + 2):
+        copy = CutNvm(before)
+        copy.budget = k
+        try:
+            NvmStorage(copy).erase()
+        except PowerCut:
+            pass
+        assert NvmStorage(copy).load() in (old[-1], None), k
+    # nvm erased by a fresh object (after a reboot) too
+    copy = CutNvm(before)
+    NvmStorage(copy).erase()
+    assert NvmStorage(copy).load() is None
+
+
+def test_records_whose_magic_an_older_erase_cleared_never_come_back():
+    # What erase() wrote before: only the two magic bytes of each half cleared, the records
+    # behind them whole. The next save cut two bytes in wrote "RL" back over the old header.
+    nvm, _ = saved_game(SAVES[:9])
+    nvm.data[0:2] = b"\x00\x00"
+    nvm.data[HALF_MAX:HALF_MAX + 2] = b"\x00\x00"
+    cleared = bytes(nvm.data)
+    assert NvmStorage(CutNvm(cleared)).load() is None
+    for data in (bytes(len(SAVES[0])), b"new"):
+        for k in range(2 * HALF_MAX + 2):
+            copy = CutNvm(cleared)
+            save_with_fault(NvmStorage(copy), copy, data, k, PowerCut)
+            assert NvmStorage(copy).load() in (None, data), k
+
+
+def test_the_sequence_number_wraps_at_65536():
+    nvm = CutNvm()
+    # the newest record numbered just below the wrap, as 65,533 saves would leave it
+    record = storage_module.frame(b"old", 65533)
+    nvm.data[0:len(record)] = record
+    for count in range(1, 9):
+        store = NvmStorage(nvm)
+        data = b"save %d" % count
+        assert store.save(data)
+        # a fresh store (a reboot) loads the newest across the wrap, and numbers on from it
+        again = NvmStorage(nvm)
+        assert again.load() == data and again.error is None
+        assert again._seq == (65533 + count) & 0xFFFF
+    again = NvmStorage(nvm)
+    again.load()
+    assert again._seq == 5
+    # and a save cut after the wrap still leaves the one before it
+    copy = CutNvm(bytes(nvm.data))
+    save_with_fault(NvmStorage(copy), copy, b"cut", 3, PowerCut)
+    assert NvmStorage(copy).load() == b"save 8"
+
+
+def test_the_newest_of_two_halves_across_the_wrap():
+    for old_seq, new_seq in ((65535, 0), (65000, 10), (40000, 7000)):
+        for new_half in (0, 1):
+            nvm = CutNvm()
+            for seq, half, data in ((old_seq, 1 - new_half, b"older"),
+                                    (new_seq, new_half, b"newer")):
+                record = storage_module.frame(data, seq)
+                nvm.data[half * HALF_MAX:half * HALF_MAX + len(record)] = record
+            assert NvmStorage(nvm).load() == b"newer", (old_seq, new_seq, new_half)
+
+
+def test_a_save_of_exactly_capacity_bytes_is_reloaded_by_a_fresh_store():
+    for offset in (0, 1000, 4096 - 2 * 300):
+        nvm = CutNvm()
+        store = NvmStorage(nvm, offset=offset)
+        full = bytes(range(256)) * (store.capacity // 256) + bytes(store.capacity % 256)
+        assert len(full) == store.capacity
+        assert store.save(full)
+        assert NvmStorage(nvm, offset=offset).load() == full
+        other = bytes(reversed(full))
+        assert store.save(other)                    # the other half, also exactly full
+        assert NvmStorage(nvm, offset=offset).load() == other
+        assert not store.save(full + b"!") and "does not fit" in store.error
+        assert NvmStorage(nvm, offset=offset).load() == other
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_sequences_of_saves_erases_cuts_and_reboots(seed):
+    """A random mix of saves, erases, saves and erases cut at a random byte, and reboots (a
+    fresh store): after each step a fresh store loads what the last finished step left (after a
+    cut: that or what the cut step would have left), never an erased game."""
+    rng = random.Random(seed)
+    nvm = CutNvm()
+    store = NvmStorage(nvm)
+    good = None          # what a fresh store must load
+    for step in range(400):
+        action = rng.choice("sssssscceer")
+        data = rng.choice(SAVES) if rng.random() < 0.6 else bytes(
+            [step & 255]) * rng.randrange(1, 300)
+        allowed = (good,)
+        if action in "sc":
+            if action == "c":
+                nvm.budget = rng.randrange(9 + len(data) + HALF_MAX)
+            try:
+                assert store.save(data)
+                allowed = (data,)
+            except PowerCut:
+                allowed = (good, data)
+                store = NvmStorage(nvm)
+        elif action == "e":
+            if rng.random() < 0.5:
+                nvm.budget = rng.randrange(2 * HALF_MAX + 2)
+            try:
+                store.erase()
+                allowed = (None,)
+            except PowerCut:
+                allowed = (good, None)
+                store = NvmStorage(nvm)
+        else:
+            store = NvmStorage(nvm)
+        nvm.budget = None
+        loaded = NvmStorage(nvm).load()
+        assert loaded in allowed, (step, action, good is None)
+        good = loaded

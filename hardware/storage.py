@@ -221,15 +221,20 @@ class NvmStorage:
         return True
 
     def erase(self):
-        """Forget the saved game: both halves erased to 0xFF, the one without the newest record
-        first, so that an erase cut short leaves the game or nothing (never an older copy), and
-        no later save cut short can make an erased record whole again."""
+        """Forget the saved game: True, or False (and ``error``) if the write fails. Both halves
+        are erased to 0xFF, the one without the newest record first, so that an erase cut short
+        leaves the game or nothing (never an older copy), and no later save cut short can make
+        an erased record whole again."""
         if not self._scanned:
             self._scan()
+        self._scanned = False
         try:
             self._wipe(0 if self._newest is None else 1 - self._current)
-        finally:
-            self._scanned = False
+        except Exception as error:
+            self.error = "nvm write failed (%s): game not erased" % (error,)
+            return False
+        self.error = None
+        return True
 
     def _wipe(self, first):
         """Erase both halves to 0xFF (half ``first`` first); a blank half is not written."""
@@ -277,7 +282,7 @@ class NoStorage:
         return True
 
     def erase(self):
-        pass
+        return True
 
 
 def __getattr__(name):

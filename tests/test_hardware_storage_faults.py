@@ -498,3 +498,109 @@ def test_random_sequences_of_saves_erases_cuts_and_reboots(seed):
         loaded = NvmStorage(nvm).load()
         assert loaded in allowed, (step, action, good is None)
         good = loaded
+
+
+class FlakyFS(FakeFS):
+    """A FakeFS whose every step (a byte written, an open, a rename, a remove) fails with an
+    OSError at ``odds`` (a rename or a remove at ``rename_odds``), or loses the power at
+    ``cut_odds``; faults come from ``rng``, so whole sequences of them happen across saves."""
+
+    def __init__(self, rng, replace, odds=0.0, rename_odds=0.0, cut_odds=0.0):
+        FakeFS.__init__(self, replace=replace)
+        self.rng = rng
+        self.odds = odds
+        self.rename_odds = rename_odds
+        self.cut_odds = cut_odds
+        self.renaming = False
+
+    def step(self):
+        FakeFS.step(self)
+        roll = self.rng.random()
+        if roll < self.cut_odds:
+            raise PowerCut("cut")
+        if roll < self.cut_odds + (self.rename_odds if self.renaming else self.odds):
+            raise OSError(5, "I/O error")
+
+    def rename(self, old, new):
+        self.renaming = True
+        try:
+            FakeFS.rename(self, old, new)
+        finally:
+            self.renaming = False
+
+    def remove(self, path):
+        self.renaming = True
+        try:
+            FakeFS.remove(self, path)
+        finally:
+            self.renaming = False
+
+
+def test_file_fault_sequence_rename_fails_then_write_fails_then_save_works(fake_fs):
+    # A failed rename leaves PATH.new as the only copy of the newest save; the next save's write
+    # fails; the one after works. A fresh store (a reboot) at each point loads the last good one.
+    fs = fake_fs(FakeFS())
+    store = FileStorage("/rolit.sav")
+    assert store.save(b"one")
+    # FAT: the rename fails (PATH exists), the remove fails, so does the rename after it
+    fs.fault = OSError
+    fs.budget = 1 + 9 + 3                   # open, the bytes, then the remove
+    assert store.save(b"two")               # in PATH.new, durable
+    assert "cannot rename" in store.error
+    assert sorted(fs.files) == ["/rolit.sav", "/rolit.sav.new"]
+    assert FileStorage("/rolit.sav").load() == b"two"
+    fs.budget = 2 + 1 + 3                   # the settling remove and rename, open, 3 bytes
+    assert not store.save(b"three") and "cannot write" in store.error
+    assert FileStorage("/rolit.sav").load() == b"two"
+    again = FileStorage("/rolit.sav")
+    assert again.load() == b"two"
+    assert again.save(b"four") and again.error is None
+    assert FileStorage("/rolit.sav").load() == b"four"
+    assert store.save(b"five")              # the old object goes on too
+    assert FileStorage("/rolit.sav").load() == b"five"
+    assert list(fs.files) == ["/rolit.sav"]
+
+
+@pytest.mark.parametrize("replace", [False, True], ids=["fat", "posix"])
+@pytest.mark.parametrize("seed", range(12))
+def test_file_random_fault_sequences_across_saves(fake_fs, replace, seed):
+    """Saves and erases on a drive whose writes, renames and removes fail now and then (an
+    OSError) or lose the power, with fresh stores at random points: after every step a fresh
+    store loads the last good copy, or the new save if it was cut or reported saved; a save that
+    said True is there; one that said False left the last good copy; an erased game never
+    comes back."""
+    rng = random.Random(seed)
+    fs = fake_fs(FlakyFS(rng, replace, odds=0.004, rename_odds=0.3, cut_odds=0.002))
+    store = FileStorage("/rolit.sav")
+    good = None
+    for step in range(500):
+        data = rng.choice(SAVES[:20] + [b"short", b"x" * 300])
+        if rng.random() < 0.06:
+            try:
+                if store.erase():
+                    allowed = (None,)
+                else:
+                    assert "not erased" in store.error
+                    allowed = (good, None)
+            except PowerCut:
+                allowed = (good, None)
+                store = FileStorage("/rolit.sav")
+        else:
+            try:
+                result = store.save(data)
+                allowed = (data,) if result else (good,)
+                if not result:
+                    assert store.error, step
+            except PowerCut:
+                allowed = (good, data)
+                store = FileStorage("/rolit.sav")
+        odds = fs.odds, fs.rename_odds, fs.cut_odds
+        fs.odds = fs.rename_odds = fs.cut_odds = 0
+        fresh = FileStorage("/rolit.sav")
+        loaded = fresh.load()
+        fs.odds, fs.rename_odds, fs.cut_odds = odds
+        assert loaded in allowed, (step, loaded in SAVES, good is None, sorted(fs.files))
+        assert fresh.error is None or loaded is None, fresh.error
+        good = loaded
+        if rng.random() < 0.2:
+            store = FileStorage("/rolit.sav")

@@ -61,6 +61,7 @@ def test_a_position_where_only_one_colour_must_capture():
     assert captures and len(captures) < 4   # both kinds of colour are checked
 
 
+@settings(max_examples=100, deadline=None)
 @given(st.sampled_from((4, 6, 8)), st.one_of(st.integers(-5, 70), st.none(), st.text(max_size=3),
                                              st.booleans(), st.floats()))
 def test_no_answer_for_what_is_not_a_cell(size, cell):

@@ -7,7 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 SETUP := $(VENV)/.installed node_modules/.installed
 
-.PHONY: play test bench arena tune deploy setup clean web chromium
+.PHONY: play test bench arena tune deploy setup clean web chromium mutants
 
 play: $(VENV)/.installed
 	$(PY) -m sim $(ARGS)
@@ -24,6 +24,18 @@ arena: $(VENV)/.installed
 # Fit the computer players' evaluation from self-play (bench/tune.py; hours of CPU).
 tune: $(VENV)/.installed
 	$(PY) -m bench.tune $(ARGS)
+
+# Mutation testing (mutmut; docs/testing.md): mutants of rolit_core/ and the save stores
+# (hardware/storage.py, hardware/filestore.py) against the fast tests named in pyproject.toml's
+# [tool.mutmut], in mutants/. All of them take hours: ARGS='"hardware.*"' (names of modules,
+# functions, globs) runs a part. Not part of `make test`.
+mutants: $(VENV)/.installed
+	$(VENV)/bin/mutmut run $(ARGS)
+	$(VENV)/bin/mutmut export-cicd-stats
+	$(PY) -c "import json; s = json.load(open('mutants/mutmut-cicd-stats.json')); \
+	done = s['killed'] + s['survived']; \
+	print('mutation score: %d of %d mutants killed (%.1f%%)' % (s['killed'], done, \
+	100.0 * s['killed'] / max(done, 1)))"
 
 # make deploy DEST=/media/you/CIRCUITPY
 deploy: $(VENV)/.installed
@@ -65,4 +77,4 @@ $(VENV)/.browser: requirements-browser.txt $(VENV)/.installed
 	touch $@
 
 clean:
-	rm -rf $(VENV) node_modules .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules .pytest_cache .hypothesis mutants

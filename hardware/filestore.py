@@ -97,6 +97,9 @@ class FileStorage:
                 head += handle.read(found[0] + found[2] - len(head))
             return parse(head)
         except OSError as error:
+            if path == self.path:  # perhaps the last good copy: never saved over unread
+                self._foreign = "cannot read %s (%s): left alone, not saving there" % (path,
+                                                                                      error)
             return None, 0, "cannot read %s (%s): ignored" % (path, error)
         finally:
             handle.close()

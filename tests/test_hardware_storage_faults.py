@@ -604,3 +604,30 @@ def test_file_random_fault_sequences_across_saves(fake_fs, replace, seed):
         good = loaded
         if rng.random() < 0.2:
             store = FileStorage("/rolit.sav")
+
+
+class _FailingReader(_Reader):
+    def read(self, count=-1):
+        raise OSError(5, "I/O error")
+
+
+def test_a_save_file_that_cannot_be_read_is_left_alone(fake_fs):
+    # It opens but reading fails (a bad sector, a card pulled half out): it may be the last good
+    # copy, so nothing is saved over it until it reads again or the user deletes it.
+    fs = fake_fs(FakeFS())
+    assert FileStorage("/rolit.sav").save(b"the last good copy")
+    kept = dict(fs.files)
+    opener = fs.open
+
+    def failing_open(path, mode="r"):
+        handle = opener(path, mode)
+        return _FailingReader(handle.data) if "r" in mode and path == "/rolit.sav" else handle
+
+    fs.open = failing_open
+    filestore_module.open = failing_open
+    store = FileStorage("/rolit.sav")
+    assert store.load() is None and "cannot read /rolit.sav" in store.error
+    assert not store.save(b"new game") and "cannot read /rolit.sav" in store.error
+    assert fs.files == kept
+    fs.open = filestore_module.open = opener
+    assert FileStorage("/rolit.sav").load() == b"the last good copy"

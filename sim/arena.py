@@ -72,7 +72,7 @@ def load(spec, seed):
         kwargs[key] = _number(value)
     try:
         return function(seed=seed, **kwargs)
-    except TypeError as error:
+    except Exception as error:  # bad options, or a factory that fails: the spec is refused
         raise SpecError("%s:%s: %s" % (module_name, name, error))
 
 

@@ -59,6 +59,13 @@ def printing_bot(game):
     return game.legal_moves()[-1]
 
 
+def failing_factory(seed, **options):
+    raise RuntimeError("no model file")
+
+
+failing_factory.arena_factory = True
+
+
 def run_briefly(specs, **options):
     """``arena.run`` in a thread: the rows and the table, or a failure if it has not finished
     within a minute (a bot that hangs the arena)."""
@@ -117,6 +124,7 @@ def test_parallel_games_give_the_same_results():
     ["--players", "examples.greedy_bot:nothing,easy"],
     ["--players", "easy"],
     ["--players", "easy,easy,easy", "--size", "4"],
+    ["--players", "test_ai_arena:failing_factory,easy"],
 ])
 def test_bad_command_lines_are_refused_with_a_message(argv, capsys):
     with pytest.raises(SystemExit) as stop:

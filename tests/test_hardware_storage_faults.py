@@ -631,3 +631,59 @@ def test_a_save_file_that_cannot_be_read_is_left_alone(fake_fs):
     assert fs.files == kept
     fs.open = filestore_module.open = opener
     assert FileStorage("/rolit.sav").load() == b"the last good copy"
+
+
+class StuckFS(FakeFS):
+    """A FakeFS on which one path cannot be removed."""
+
+    def __init__(self, files, stuck):
+        FakeFS.__init__(self, files)
+        self.stuck = stuck
+
+    def remove(self, path):
+        if path == self.stuck:
+            raise OSError(13, "permission denied")
+        FakeFS.remove(self, path)
+
+
+def test_file_erase_removes_both_copies_or_says_which_it_could_not(fake_fs):
+    frame = storage_module.frame
+    newest_in_path = {"/rolit.sav": frame(b"newer", 5), "/rolit.sav.new": frame(b"older", 4)}
+    newest_in_new = {"/rolit.sav": frame(b"older", 4), "/rolit.sav.new": frame(b"newer", 5)}
+    for files in (newest_in_path, newest_in_new):
+        fs = fake_fs(FakeFS(files))
+        store = FileStorage("/rolit.sav")
+        assert store.load() == b"newer"
+        assert store.erase() is True and store.error is None
+        assert fs.files == {} and FileStorage("/rolit.sav").load() is None
+        # the older copy goes first: whichever cannot be removed, the newest stays or nothing
+        for stuck in files:
+            fs = fake_fs(StuckFS(files, stuck))
+            store = FileStorage("/rolit.sav")
+            assert store.erase() is False
+            assert store.error == ("cannot remove %s ([Errno 13] permission denied): game not "
+                                   "erased" % stuck)
+            assert FileStorage("/rolit.sav").load() in (b"newer", None)
+            assert stuck in fs.files
+    # a file that is not a save of this program is not removed
+    fs = fake_fs(FakeFS({"/rolit.sav": b"print('my program')\n"}))
+    store = FileStorage("/rolit.sav")
+    assert store.erase() is False and "not a saved game" in store.error
+    assert fs.files == {"/rolit.sav": b"print('my program')\n"}
+    # a fresh erase, nothing saved: True
+    fake_fs(FakeFS())
+    assert FileStorage("/rolit.sav").erase() is True
+
+
+def test_nvm_erase_reports_a_failed_write():
+    nvm = CutNvm()
+    store = NvmStorage(nvm)
+    assert store.save(b"game")
+    nvm.budget = 3
+    nvm.fault = OSError
+    assert store.erase() is False and "game not erased" in store.error
+    assert NvmStorage(nvm).load() in (b"game", None)
+    assert store.erase() is True and store.error is None
+    assert NvmStorage(nvm).load() is None and nvm.data == bytearray(b"\xff" * 4096)
+    writes = nvm.writes
+    assert store.erase() is True and nvm.writes == writes   # blank already: nothing written

@@ -285,8 +285,8 @@ class NoStorage:
         return True
 
 
-# Not mutated (make mutants): a test process imports these names before a mutant is switched on.
-def __getattr__(name):  # pragma: no mutate function
+# pragma: no mutate start (make mutants: tests import these names before a mutant is switched on)
+def __getattr__(name):
     """``FileStorage``, ``parse`` and ``unframe``, loaded from ``hardware.filestore`` on first use
     (a board saving to nvm never compiles them), and ``open_storage``, from ``hardware.parts``
     (only the start opens the storage; code.py then forgets that module)."""
@@ -299,3 +299,4 @@ def __getattr__(name):  # pragma: no mutate function
 
         return open_storage
     raise AttributeError(name)
+# pragma: no mutate end

@@ -687,3 +687,13 @@ def test_nvm_erase_reports_a_failed_write():
     assert NvmStorage(nvm).load() is None and nvm.data == bytearray(b"\xff" * 4096)
     writes = nvm.writes
     assert store.erase() is True and nvm.writes == writes   # blank already: nothing written
+
+
+def test_a_save_is_synced_where_fsync_is_missing(fake_fs):
+    # CircuitPython has no os.fsync: the drive's cache is flushed with os.sync instead
+    fs = fake_fs(FakeFS())
+    synced = []
+    fs.sync = lambda: synced.append(dict(fs.files))
+    assert FileStorage("/rolit.sav").save(b"game")
+    assert len(synced) == 1 and "/rolit.sav.new" in synced[0]   # before the rename
+    assert FileStorage("/rolit.sav").load() == b"game"

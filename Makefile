@@ -9,7 +9,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 SETUP := $(VENV)/.installed node_modules/.installed
 
-.PHONY: play test bench arena tune deploy emulate setup clean web chromium fat-tools
+.PHONY: play test bench arena tune deploy emulate setup clean web chromium fat-tools mutants
 
 # Quitting with Ctrl-C is a normal end of the game, not a failed recipe: no "Error 130" from make.
 # A Ctrl-C typed at the terminal stops make as well, which then says "Interrupt" and ends with 130.
@@ -28,6 +28,18 @@ arena: $(VENV)/.installed
 # Fit the computer players' evaluation from self-play (bench/tune.py; hours of CPU).
 tune: $(VENV)/.installed
 	$(PY) -m bench.tune $(ARGS)
+
+# Mutation testing (mutmut; docs/testing.md): mutants of rolit_core/ and the save stores
+# (hardware/storage.py, hardware/filestore.py) against the fast tests named in pyproject.toml's
+# [tool.mutmut], in mutants/. All of them take hours: ARGS='"hardware.*"' (names of modules,
+# functions, globs) runs a part. Not part of `make test`.
+mutants: $(VENV)/.installed
+	$(VENV)/bin/mutmut run $(ARGS)
+	$(VENV)/bin/mutmut export-cicd-stats
+	$(PY) -c "import json; s = json.load(open('mutants/mutmut-cicd-stats.json')); \
+	done = s['killed'] + s['survived']; \
+	print('mutation score: %d of %d mutants killed (%.1f%%)' % (s['killed'], done, \
+	100.0 * s['killed'] / max(done, 1)))"
 
 # make deploy DEST=/media/you/CIRCUITPY [ARGS=--dry-run] [MPY_CROSS=path/to/mpy-cross]
 deploy: $(VENV)/.installed
@@ -76,4 +88,4 @@ $(VENV)/.browser: requirements-browser.txt $(VENV)/.installed
 	touch $@
 
 clean:
-	rm -rf $(VENV) node_modules .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules .pytest_cache .hypothesis mutants

@@ -167,10 +167,12 @@ class TermKeys:
                 self.down.remove(key)
                 self.events.append((key, False))
             return  # "repeat": the App repeats held keys itself
-        if key == self.held:
+        if key == self.held and now_ms - self.last <= self._gap():
             self.last = now_ms
             self.repeating = True
             return
+        if key == self.held:
+            self.release()  # its release was due before this press came (a loop run late)
         self.events.append((key, True))
         self.release()
         self.held = key
@@ -189,15 +191,15 @@ class TermKeys:
             self.events.append((key, False))
         self.down = []
 
+    def _gap(self):
+        """How long the held key stays down without another repeat."""
+        if self.repeating:
+            return self.repeat_gap_ms
+        return self.hold_ms if self._long else self.tap_ms
+
     def take(self, now_ms):
-        held = self.held
-        if held is not None:
-            if self.repeating:
-                gap = self.repeat_gap_ms
-            else:
-                gap = self.hold_ms if self._long else self.tap_ms
-            if now_ms - self.last > gap:
-                self.release()
+        if self.held is not None and now_ms - self.last > self._gap():
+            self.release()
         events = self.events
         self.events = []
         return events

@@ -7,6 +7,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import time
 
 import pytest
 
@@ -120,7 +121,7 @@ def test_no_stale_lines_after_the_pause_menu_and_esc_resumes():
         assert run.until("[Resume]", 5)
         assert "Paused" in screen_of(run)
         run.send(b"\r")     # Enter on "resume"
-        run.read(1.5)
+        assert until_screen(run, lambda text: "Paused" not in text and READY in text)
         text = screen_of(run)
         assert "Paused" not in text and "[Resume]" not in text
         assert text.count(READY) == 1, text   # the help line once, no stale copy below it
@@ -128,11 +129,22 @@ def test_no_stale_lines_after_the_pause_menu_and_esc_resumes():
         assert run.until("[Resume]", 5)
         run.output = ""
         run.send(b"\x1b")   # Esc in the pause menu resumes (and does not open it again)
-        run.read(2)
+        assert until_screen(run, lambda text: READY in text)
+        run.read(1)         # (past the App's hold: a menu opened again would show now)
         text = screen_of(run)
         assert "[Resume]" not in run.output and text.count(READY) == 1, text
         run.send(b"q")
         assert run.wait(10) == 0
+
+
+def until_screen(run, check, seconds=20):
+    """Read until ``check(screen text)`` holds (then a little more, for the frame to finish);
+    what it returns. Waits for what was drawn, not for a time that a busy machine overruns."""
+    end = time.monotonic() + seconds
+    while not check(screen_of(run)) and time.monotonic() < end:
+        run.read(0.1)
+    run.read(0.3)
+    return check(screen_of(run))
 
 
 def cursor_on_screen(run):
@@ -152,13 +164,16 @@ def cursor_on_screen(run):
 def test_the_cursor_is_marked_on_an_illegal_cell_and_the_reason_shown():
     with Run(sim("--terminal", "--players", "human,human", "--first", "red")) as run:
         assert run.until(READY, 20)
-        x, y = cursor_on_screen(run)
-        # to a1, which touches no ball; one key at a time (a burst of the same key is the
-        # terminal's auto-repeat, a held key)
-        for key, count in ((b"\x1b[D", x), (b"\x1b[A", y)):
-            for _ in range(count):
+        # to a1, which touches no ball; one key at a time, each after the last one was drawn
+        # and its tap was over (a burst of the same key is the terminal's auto-repeat, a held
+        # key), however late the simulator gets to read them
+        for key, axis in ((b"\x1b[D", 0), (b"\x1b[A", 1)):
+            while cursor_on_screen(run)[axis] > 0:
+                want = list(cursor_on_screen(run))
+                want[axis] -= 1
+                want = tuple(want)
                 run.send(key)
-                run.read(0.3)
+                assert until_screen(run, lambda text: cursor_on_screen(run) == want), want
         assert cursor_on_screen(run) == (0, 0)
         run.send(b"\r")
         assert run.until("Not allowed", 5)
@@ -166,8 +181,8 @@ def test_the_cursor_is_marked_on_an_illegal_cell_and_the_reason_shown():
         assert cursor_on_screen(run) == (0, 0)
         assert "Not allowed: a1 does not touch a ball" in screen_of(run)
         run.send(b"\x1b[C")
-        run.read(0.5)
-        assert cursor_on_screen(run) == (1, 0) and "Not allowed" not in screen_of(run)
+        assert until_screen(run, lambda text: cursor_on_screen(run) == (1, 0)
+                            and "Not allowed" not in text)
         run.send(b"q")
         assert run.wait(10) == 0
 

@@ -130,6 +130,16 @@ def read_until(master, text, seconds):
     return output + read_for(master, 0.3)
 
 
+def read_to_exit(master, process, seconds=30):
+    """The output until ``process`` has exited (and what it wrote last): a busy machine may
+    take longer than any fixed wait to close the terminal down."""
+    out = ""
+    end = time.monotonic() + seconds
+    while process.poll() is None and time.monotonic() < end:
+        out += read_for(master, 0.1)
+    return out + read_for(master, 0.2)
+
+
 def wait_for(master, check, seconds):
     """Drain the output until ``check()`` is true or ``seconds`` pass; returns ``check()``."""
     end = time.monotonic() + seconds
@@ -187,7 +197,7 @@ def test_terminal_mode_in_a_pty_plays_and_restores_the_terminal(tmp_path):
             read_for(master, 0.3)
         assert re.search(r"1\. R [a-h][1-8]", record.read_text())
         os.write(master, b"q")
-        tail = read_for(master, 2)
+        tail = read_to_exit(master, process)
         assert process.wait(5) == 0
         assert tail.endswith("\x1b[?1049l") and "\x1b[?25h" in tail
         assert termios.tcgetattr(slave) == before
@@ -205,7 +215,7 @@ def test_terminal_is_restored_on_sigterm():
         read_until(master, "WASD move", 15)
         assert termios.tcgetattr(slave) != before  # cbreak mode while running
         process.send_signal(signal.SIGTERM)
-        tail = read_for(master, 2)
+        tail = read_to_exit(master, process)
         assert process.wait(5) == 128 + signal.SIGTERM
         assert "\x1b[?1049l" in tail
         assert termios.tcgetattr(slave) == before
@@ -225,7 +235,7 @@ def test_kitty_terminal_gets_exact_holds(tmp_path):
     try:
         assert "\x1b[?u" in read_until(master, "\x1b[?u", 15)
         os.write(master, b"\x1b[?0u\x1b[?62;22c")  # kitty flags 0, then device attributes
-        output = read_for(master, 2)
+        output = read_until(master, "\x1b[>11u", 15)
         assert "\x1b[>11u" in output
         played = False
         for attempt in range(8):
@@ -240,7 +250,7 @@ def test_kitty_terminal_gets_exact_holds(tmp_path):
             read_for(master, 0.3)
         assert played
         os.write(master, b"\x1b[113u")  # q
-        tail = read_for(master, 2)
+        tail = read_to_exit(master, process)
         assert process.wait(5) == 0
         assert "\x1b[<u" in tail  # protocol switched off again
     finally:
@@ -302,7 +312,7 @@ def test_ctrl_c_from_a_kitty_terminal_exits_130():
         os.write(master, b"\x1b[?0u\x1b[?62;22c")
         read_for(master, 1)
         os.write(master, b"\x1b[99;5u")  # Ctrl-C as the kitty protocol reports it
-        tail = read_for(master, 2)
+        tail = read_to_exit(master, process)
         assert process.wait(5) == 130
         assert "\x1b[<u" in tail and "Traceback" not in tail
         assert termios.tcgetattr(slave) == before

@@ -401,9 +401,14 @@ class Emulator:
         data = text.encode() if isinstance(text, str) else bytes(text)
         self._command({"cmd": "serial", "data": data.decode("latin-1")})
 
-    def uart_send(self, index, data):
-        """Bytes to UART ``index``'s RX pin (its 32-byte FIFO drops what does not fit)."""
-        self._command({"cmd": "uart", "index": int(index), "data": bytes(data).hex()})
+    def uart_send(self, index, data, baud=None):
+        """Bytes to UART ``index``'s RX pin: at once (its 32-byte FIFO drops what does not
+        fit), or with ``baud`` as a wire brings them, one each ten bit times of emulated time
+        while the chip runs, each when the FIFO has room."""
+        command = {"cmd": "uart", "index": int(index), "data": bytes(data).hex()}
+        if baud:
+            command["baud"] = int(baud)
+        self._command(command)
 
     def xip_counts(self, reset=False):
         """With ``xip=True``: reads of the flash window since the last reset that the modelled

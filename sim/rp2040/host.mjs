@@ -13,6 +13,8 @@
 //   {"cmd": "pin", "gpio": 2, "value": false}                drive a GPIO input (false = low)
 //   {"cmd": "serial", "data": "latin-1 text"}                bytes to the USB serial port
 //   {"cmd": "uart", "index": 0, "data": "hex"}              bytes into UART0/1's RX FIFO (32 kept)
+//   {"cmd": "uart", "index": 0, "data": "hex", "baud": 115200}   the same bytes as a wire at that
+//        baud brings them: one every 10 bit times of emulated time, each when the FIFO has room
 //   {"cmd": "power_cycle"}                                   a new chip with the same flash
 //   {"cmd": "read_flash" | "write_flash", "offset", "length" | "data"}   (hex data)
 //   {"cmd": "state"}                                         PC, USB and exception counts (debugging)
@@ -285,6 +287,7 @@ export class Board {
     this.setUpUSB();
     this.setUpPIO();
     this.setUpUART();
+    this.wires = [{ queue: [], nextNs: 0, byteNs: 0 }, { queue: [], nextNs: 0, byteNs: 0 }];
     chip.core.PC = 0x10000000;
     this.setUpSleep();
     if (process.argv.includes('--xip')) {
@@ -377,11 +380,41 @@ export class Board {
     this.chip.setInterrupt(uart.irq, false);
   }
 
-  /** Bytes into a UART's RX FIFO, as a wire would bring them (a full FIFO drops them). */
+  /** Bytes into a UART's RX FIFO at once, as a glitch would (a full FIFO drops them). */
   uartReceive(index, bytes) {
     const uart = this.chip.uart[index];
     for (const byte of bytes) {
       uart.feedByte(byte);
+    }
+  }
+
+  /**
+   * Bytes that arrive on a UART's RX pin as a wire at `baud` carries them: one every ten bit
+   * times of emulated time, fed while `run` advances, each when the 32-byte FIFO has room (the
+   * firmware's interrupt empties it), so none is dropped for the emulator's sake.
+   */
+  uartArrive(index, bytes, baud) {
+    const wire = this.wires[index];
+    wire.byteNs = 1e10 / baud;
+    if (!wire.queue.length) {
+      wire.nextNs = Math.max(wire.nextNs, this.chip.clock.nanos + wire.byteNs);
+    }
+    for (const byte of bytes) {
+      wire.queue.push(byte);
+    }
+  }
+
+  feedWires(now) {
+    for (let index = 0; index < 2; index++) {
+      const wire = this.wires[index];
+      const uart = this.chip.uart[index];
+      while (wire.queue.length && wire.nextNs <= now && !uart.rxFIFO.full) {
+        uart.feedByte(wire.queue.shift());
+        wire.nextNs += wire.byteNs;
+      }
+      if (wire.queue.length && wire.nextNs < now - wire.byteNs) {
+        wire.nextNs = now;  // the FIFO was full: the wire waited (like flow control)
+      }
     }
   }
 
@@ -556,6 +589,10 @@ export class Board {
     }
   }
 
+  wiresBusy() {
+    return this.wires[0].queue.length > 0 || this.wires[1].queue.length > 0;
+  }
+
   /** Run until `untilNs`, or until `stop()` says so after an event. */
   run(untilNs, stop) {
     const chip = this.chip;
@@ -565,7 +602,8 @@ export class Board {
     let asleepNs = 0;
     while (clock.nanos < untilNs) {
       const cycleNs = 1e9 / chip.clkSys;
-      const batchEnd = Math.min(untilNs, clock.nanos + 1e6);
+      const batchEnd = Math.min(untilNs, clock.nanos + (this.wiresBusy() ? 5e4 : 1e6));
+      this.feedWires(clock.nanos);
       while (clock.nanos < batchEnd) {
         if (core.waiting) {
           let next = clock.nanosToNextAlarm || cycleNs;
@@ -677,7 +715,11 @@ function main() {
           send({ ev: 'ok', ...clockOf() });
           break;
         case 'uart':
-          board.uartReceive(command.index ? 1 : 0, Buffer.from(command.data, 'hex'));
+          if (command.baud) {
+            board.uartArrive(command.index ? 1 : 0, Buffer.from(command.data, 'hex'), command.baud);
+          } else {
+            board.uartReceive(command.index ? 1 : 0, Buffer.from(command.data, 'hex'));
+          }
           send({ ev: 'ok', ...clockOf() });
           break;
         case 'power_cycle':

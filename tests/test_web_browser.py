@@ -71,8 +71,9 @@ def test_first_frame_comes_from_local_files_only(tab, site):
                           round(stats["firstFrame"]), "interpreter_ms": round(stats["interpreterMs"]),
                           "import_ms": round(stats["importMs"]), "bytes": weight,
                           "chromium": browser.version()})
-    # A bound for "it starts", not a performance target (those are measured: bench/web.py).
-    assert stats["firstFrame"] < 20000
+    # It started (wait_ready waited for the first frame); how fast is bench/web.py's to say, on
+    # a machine whose load it reports, never a bound here.
+    assert stats["firstFrame"] > stats["bootStart"]
     assert tab.info()["mode"] in ("title", "menu")  # the title gives way after 2.4 s: load
     for url in tab.requests:
         assert url.startswith(site) or url.startswith("data:"), url  # no CDN, nothing remote

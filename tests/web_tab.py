@@ -63,7 +63,7 @@ class Tab:
             self.wait_ready()
         return self
 
-    def wait_ready(self, timeout=30000):
+    def wait_ready(self, timeout=120000):
         self.page.wait_for_function("window.rolit && window.rolit.stats.firstFrame !== null",
                                     timeout=timeout)
 
@@ -82,7 +82,7 @@ class Tab:
         game = self.info()["game"]
         return game["moves"] if game else []
 
-    def wait_for(self, expression, timeout=30000, arg=None):
+    def wait_for(self, expression, timeout=60000, arg=None):
         self.page.wait_for_function(expression, arg=arg, timeout=timeout)
 
     def wait_moves(self, count, timeout=60000):

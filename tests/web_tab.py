@@ -38,6 +38,7 @@ class Tab:
         self.own_context = context is None
         self.context = context or chromium.new_context(**options)
         self.page = self.context.new_page()
+        self.page.set_default_timeout(120000)  # a loaded two-core machine: slow, not wrong
         if not howto:
             self.page.add_init_script("""
                 try {

@@ -4,8 +4,9 @@ import importlib
 import sys
 
 # Each module has main(), which prints its figures.
-# memory and device run the real firmware on the emulated Pico: tens of minutes (docs/emulator.md).
-BENCHMARKS = ("core", "ai", "app", "hardware", "sim", "memory", "web", "device")
+# memory, device and link run the real firmware on the emulated Pico: tens of minutes
+# (docs/emulator.md).
+BENCHMARKS = ("core", "ai", "app", "hardware", "sim", "memory", "web", "device", "link")
 
 
 def main(argv):

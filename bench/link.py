@@ -1,0 +1,67 @@
+"""The link's figures on the real firmware: two emulated Picos crossed at 115200 baud.
+
+    python -m bench link
+
+One 2-round 4x4 match over a clean cable, then one whose cable is pulled for 3 s after six
+moves. Printed: bytes on the wire per move, the guest's round trip from sending its move to
+showing it (the host showed it earlier, on the way), how long each chip took to say "lost"
+after the cable was pulled and to play on after it was back, and each chip's lowest free heap
+after a collection. Emulated time, so the machine's load does not change them.
+
+This is the protocol with its driver and a match only (sim/rp2040/linked.py): the game's
+screens, drivers and computer players are not on these chips.
+"""
+
+import sys
+
+from sim.emulate import Emulator, missing_reason
+from sim.rp2040.linked import Noise, lines, linked_drive, play_linked
+
+
+def _run(cut_ms):
+    with Emulator(files=linked_drive("host", 3)) as host, \
+            Emulator(files=linked_drive("guest", 5)) as guest:
+        noise = Noise(11, host, cut_ms=cut_ms, flip=0, drop=0) if cut_ms else None
+        phases = play_linked([host, guest], 300000, noise)
+        return host, guest, noise, phases
+
+
+def main():
+    reason = missing_reason()
+    if reason:
+        print("link: skipped (%s)" % reason)
+        return
+    host, guest, _, _ = _run(0)
+    moves = len(lines(host, "move"))
+    wire = 0
+    for chip in (host, guest):
+        wire += int(lines(chip, "resends")[0].split()[-1])  # "... out BYTES"
+    print("moves in the match: %d; bytes on the wire per move (both ways, beats and "
+          "acknowledgements included): %d" % (moves, wire // max(moves, 1)))
+    tries = [int(line) for line in lines(guest, "try")]
+    shown = [int(line.split()[1]) for line in lines(guest, "move")]
+    trips = []
+    for sent in tries:
+        # The first move shown after the guest sent its own is that move: nobody else may move
+        # before it (a move shown in the same pass of the loop came before the sending).
+        later = [ms for ms in shown if ms > sent]
+        if later:
+            trips.append(min(later) - sent)
+    if trips:
+        print("guest's move, sent to shown (round trip through the host): mean %.0f ms, "
+              "worst %d ms over %d moves" % (sum(trips) / len(trips), max(trips), len(trips)))
+    for name, chip in (("host", host), ("guest", guest)):
+        print("%s: lowest free heap after a collection %s B" % (
+            name, lines(chip, "lowest")[0].split()[-1]))
+    host, guest, noise, phases = _run(3000)
+    for name, seen in zip(("host", "guest"), phases):
+        lost = [ms for ms, phase in seen if phase == "lost"]
+        back = [ms for ms, phase in seen if phase == "playing" and lost and ms > lost[0]]
+        print("%s: said lost %s ms after the cable was pulled; played on %s ms after it was back"
+              % (name, lost[0] - noise.cut_at if lost else "never",
+                 back[0] - noise.cut_until if back else "never"))
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

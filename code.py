@@ -13,9 +13,9 @@ import time
 # The game before the drivers: its big modules compile best while the heap is still empty.
 from rolit_core import __version__
 from rolit_core.app import BACK, DOWN, LEFT, RIGHT, SELECT, UP, App
+from rolit_core.vocab import ticks_diff
 from hardware.gamelog import GameLog
 from hardware.handheld import CRASH_ERROR, SETTINGS_ERROR, Handheld, ticks_ms
-from hardware.inputs import ticks_diff
 from hardware.pacing import Pacing
 
 KEYS = (UP, DOWN, LEFT, RIGHT, SELECT, BACK)

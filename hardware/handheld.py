@@ -21,7 +21,7 @@ or is left out. The game then runs with what there is.
 # loads their code, and code.py forgets parts, config and startup once the handheld is built, so
 # that the collector can free their start-up code.
 
-_MASK = (1 << 29) - 1
+from rolit_core.vocab import TICKS_MASK as _MASK
 
 try:
     from supervisor import ticks_ms

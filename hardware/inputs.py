@@ -20,13 +20,7 @@ modules, so a device with buttons never loads their code; ``from hardware.inputs
 still works.
 """
 
-_PERIOD = 1 << 29
-_HALF = 1 << 28
-
-
-def ticks_diff(later, earlier):
-    """``later - earlier`` in ms on a clock that wraps at 2**29 (like ``adafruit_ticks``)."""
-    return ((later - earlier + _HALF) & (_PERIOD - 1)) - _HALF
+from rolit_core.vocab import TICKS_MASK, ticks_diff  # noqa: F401 (ticks_diff: drivers' too)
 
 
 class Repeat:
@@ -42,7 +36,7 @@ class Repeat:
     def press(self, key, now_ms):
         if key in self.keys:
             self.held = key
-            self._due = (now_ms + self.delay_ms) & (_PERIOD - 1)
+            self._due = (now_ms + self.delay_ms) & TICKS_MASK
 
     def release(self, key):
         if key == self.held:
@@ -53,7 +47,7 @@ class Repeat:
         floods the game with moves)."""
         if self.held is not None and ticks_diff(now_ms, self._due) >= 0:
             events.append((self.held, True))
-            self._due = (now_ms + self.every_ms) & (_PERIOD - 1)
+            self._due = (now_ms + self.every_ms) & TICKS_MASK
         return events
 
 

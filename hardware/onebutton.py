@@ -12,7 +12,9 @@ It reads only the app's public state: ``app.mode``, ``app.phase``, ``app.game`` 
 the same keys a player would press.)
 """
 
-from .inputs import _keypad, ticks_diff
+from rolit_core.vocab import ticks_diff
+
+from .inputs import _keypad
 
 NEXT = 6  # a key number the game does not use
 

@@ -32,8 +32,7 @@ their calibration: docs/ai.md.
 
 from .board import _DIRECTIONS_OF, EMPTY
 from .rng import Random, fresh_seed
-
-LEVELS = ("easy", "medium", "hard", "expert")
+from .vocab import LEVELS
 
 # With three or four players: how the opponents are searched.
 _PARANOID = 0   # all of them against us

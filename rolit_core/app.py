@@ -39,11 +39,8 @@ from .rng import Random, fresh_seed
 from .rounds import Rounds
 from .saving import SAVE_ERROR_MS, Saving
 from .screens import POUR_MS, WIN_FLASH_MS  # noqa: F401
+from .vocab import DEVICE_LEVELS, LEVELS, TICKS_MASK
 
-LEVELS = ("easy", "medium", "hard", "expert")
-DEVICE_LEVELS = ("easy", "medium", "hard")
-
-WRAP_MASK = (1 << 29) - 1
 MAX_STEP_MS = 1000      # longer gaps between updates count as this
 TITLE_MS = 2400
 IDLE_MS = 60000         # menu idle time before the attract mode
@@ -304,12 +301,12 @@ class App(Play, Rounds, Saving):
         if self._last is None:
             dt = 0
         else:
-            dt = (now - self._last) & WRAP_MASK
-            if dt > WRAP_MASK >> 1:
+            dt = (now - self._last) & TICKS_MASK
+            if dt > TICKS_MASK >> 1:
                 dt = 0  # the clock went back: no time passes
             elif dt > MAX_STEP_MS:
                 dt = MAX_STEP_MS
-        self._last = now & WRAP_MASK
+        self._last = now & TICKS_MASK
         self._advance(dt)
         if events:
             try:

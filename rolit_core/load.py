@@ -3,9 +3,10 @@ and tests). Reached through ``save``'s names (``save.decode_state`` ...): the ap
 only when it reads a save, and forgets it after, so a board does not keep its code while playing.
 """
 
-from .game import Match, seating
-from .save import (_EXTRA_SIZE, KINDS, MAGIC, SETTINGS_SIZE, TIES, VERSION, VERSIONS,
-                   SaveError, _frame, _put_cells, _put_match, _seal, crc16)
+from .game import Match
+from .save import (_EXTRA_SIZE, MAGIC, SETTINGS_SIZE, VERSION, VERSIONS, SaveError, _frame,
+                   _put_cells, _put_match, _seal, crc16)
+from .vocab import KINDS, TIE_RULES, seating
 
 
 def pack(payload):
@@ -137,7 +138,7 @@ def decode_state(data, settings):
     if clock > time_limit * 1000:
         raise SaveError("saved clock is beyond the time limit")
     kinds = tuple([KINDS[k] for k in kinds[:len(seats)]])
-    match = Match(rounds, players, size, teams, TIES[tie], first, 0)
+    match = Match(rounds, players, size, teams, TIE_RULES[tie], first, 0)
     for index in range(len(rounds_moves)):
         if index:
             match.next_round()
@@ -151,7 +152,7 @@ def decode_state(data, settings):
 def settings_from_bytes(settings, data):
     """``menu.Settings.from_bytes``: set ``settings`` from ``to_bytes`` output; raises
     ``ValueError`` (changing nothing) if invalid."""
-    from .menu import KINDS, TIES, TIMES
+    from .menu import TIMES
 
     if len(data) != 14:
         raise ValueError("settings are %d bytes, expected 14" % len(data))
@@ -170,7 +171,7 @@ def settings_from_bytes(settings, data):
     settings.teams = bool(teams)
     settings.rounds = rounds
     settings.time_limit = TIMES[time]
-    settings.tie = TIES[tie]
+    settings.tie = TIE_RULES[tie]
     settings.first = first or None
     settings.hints = bool(hints)
     settings.brightness = bright

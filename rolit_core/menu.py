@@ -8,10 +8,10 @@ with a 3x5 digit font or a small picture, on rows 3-7 (some pages use the whole 
 
 from . import font
 from .palette import BLUE, GREEN, ORANGE, RED, WHITE, YELLOW, BRIGHTNESS
+from .vocab import HUMAN, KINDS, LEVELS, seating
+from .vocab import TIE_RULES as TIES
 
-KINDS = ("human", "easy", "medium", "hard", "expert")
 TIMES = (0, 30, 60)
-TIES = ("shared", "none")
 
 # Page kinds
 P_PLAY = 0
@@ -43,7 +43,7 @@ class Settings:
 
     def __init__(self):
         self.players = 2
-        self.seats = ["human", "easy", "easy", "easy"]
+        self.seats = [HUMAN, "easy", "easy", "easy"]
         self.size = 8
         self.teams = False
         self.rounds = 1
@@ -56,13 +56,7 @@ class Settings:
 
     def seat_colours(self):
         """The colours each seat plays with these settings."""
-        if self.teams and self.players == 2:
-            return ((1, 3), (2, 4))
-        if self.players <= 2:
-            return ((1,), (3,))
-        if self.players == 3:
-            return ((1,), (2,), (3,))
-        return ((1,), (2,), (3,), (4,))
+        return seating(self.players, self.teams and self.players == 2)
 
     def in_play(self):
         """The colours in play, ascending."""
@@ -197,7 +191,7 @@ def draw(frame, shades, settings, page, t):
             font.draw_picture(frame, font.HUMAN, 3, shades)
         else:
             # signal-strength bars: one per level
-            bars = 1 + ("easy", "medium", "hard", "expert").index(level)
+            bars = 1 + LEVELS.index(level)
             for bar in range(bars):
                 _fill(frame, shades, ORANGE, 255, 1 + bar * 2, 7 - bar - 1, 2 + bar * 2, 8)
     elif kind == P_SIZE:

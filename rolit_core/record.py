@@ -5,7 +5,7 @@ Loaded only when a record is read (the simulator, the tests; never the device's 
 """
 
 from .board import NAMES, SIZES, IllegalMove, colour_of
-from .game import TIE_RULES
+from .vocab import TIE_RULES
 
 _HEADER_KEYS = ("size", "players", "teams", "tie", "first", "seed", "rounds", "round")
 MAX_RECORD_CHARS = 65536  # a full 8x8 record is about 700; room for people's comments

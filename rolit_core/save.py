@@ -22,8 +22,8 @@ Anything else (wrong magic, version, length, checksum, or a value out of range) 
 ``SaveError``; a saved match is also replayed move by move, so an illegal move is caught too.
 """
 
-KINDS = ("human", "easy", "medium", "hard", "expert")  # seat kinds by their number
-TIES = ("shared", "none")
+from .vocab import KINDS
+from .vocab import TIE_RULES as TIES
 
 MAGIC = b"RH"
 VERSION = 2

@@ -10,10 +10,11 @@ import argparse
 import os
 import sys
 
+from rolit_core.vocab import KINDS as SEATS
+from rolit_core.vocab import LEVELS
+
 from .device import open_temporary
 
-LEVELS = ("easy", "medium", "hard", "expert")
-SEATS = ("human",) + LEVELS
 INTERRUPTED = 130        # the exit status of a program stopped by Ctrl-C (128 + SIGINT)
 MAX_RECORD_BYTES = 1 << 20  # a whole match's record is a few KB
 IMAGE_TYPES = (".png", ".bmp", ".tga", ".jpg", ".jpeg")

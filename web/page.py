@@ -18,7 +18,8 @@ simulator window).
 import binascii
 import json
 
-from rolit_core.app import App, BACK, DOWN, LEFT, LEVELS, RIGHT, SELECT, UP
+from rolit_core.app import App, BACK, DOWN, LEFT, RIGHT, SELECT, UP
+from rolit_core.vocab import LEVELS
 
 try:
     from rolit_core.play import EXPERT_FACTOR

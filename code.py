@@ -13,6 +13,7 @@ import time
 # The game before the drivers: its big modules compile best while the heap is still empty.
 from rolit_core import __version__
 from rolit_core.app import BACK, DOWN, LEFT, RIGHT, SELECT, UP, App
+from rolit_core.lifetime import use_once
 from rolit_core.vocab import ticks_diff
 from hardware.gamelog import GameLog
 from hardware.handheld import CRASH_ERROR, SETTINGS_ERROR, Handheld, ticks_ms
@@ -113,14 +114,12 @@ class Session:
 
 def main():
     gc.collect()  # the garbage of compiling the modules, before the long-lived objects come
-    from hardware import startup
-
-    settings = startup.load_settings()
-    gc.collect()  # what reading the settings left, before the drivers compile
-    handheld = Handheld(settings, KEYS)
-    startup.banner(settings, handheld, __version__)
-    startup.forget()  # start-up code, no longer needed: the collector frees it
-    del startup
+    with use_once("hardware.startup") as startup:
+        settings = startup.load_settings()
+        gc.collect()  # what reading the settings left, before the drivers compile
+        handheld = Handheld(settings, KEYS)
+        startup.banner(settings, handheld, __version__)
+    del startup  # with the block's end, the start-up code is left for the collector
     for message in handheld.errors:
         print("settings: " + message)
     if handheld.errors:

@@ -16,8 +16,7 @@ keys listed in ``Repeat(..., keys)`` auto-repeat: another ``(key, True)`` after 
 one every ``every_ms``, until released.
 
 ``Joystick`` (``hardware.joystick``) and ``OneButton`` (``hardware.onebutton``) live in their own
-modules, so a device with buttons never loads their code; ``from hardware.inputs import Joystick``
-still works.
+modules, so a device with buttons never loads their code.
 """
 
 from rolit_core.vocab import TICKS_MASK, ticks_diff  # noqa: F401 (ticks_diff: drivers' too)
@@ -110,15 +109,3 @@ class Buttons:
     def deinit(self):
         self._scanner.deinit()
 
-
-def __getattr__(name):
-    """``Joystick`` and ``OneButton``, loaded from their own modules on first use."""
-    if name == "Joystick":
-        from .joystick import Joystick
-
-        return Joystick
-    if name == "OneButton":
-        from .onebutton import OneButton
-
-        return OneButton
-    raise AttributeError(name)

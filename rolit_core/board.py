@@ -7,12 +7,8 @@ the same code runs on a microcontroller.
 
 from .geometry import DIRECTIONS_OF as _DIRECTIONS_OF
 from .geometry import Geometry as _Geometry
-from .vocab import BLUE, COLOURS, EMPTY, GREEN, RED, YELLOW
-LETTERS = ".RYGB"
-NAMES = ("empty", "red", "yellow", "green", "blue")
-SIZES = (8, 6, 4)
-
-_COLUMNS = "abcdefgh"
+from .vocab import BLUE, COLOURS, EMPTY, GREEN, LETTERS, NAMES, RED, SIZES, YELLOW
+from .vocab import COLUMNS as _COLUMNS
 
 
 class IllegalMove(ValueError):

@@ -1,8 +1,9 @@
 """A game of Rolit (seats, turn order, scores, records) and a match over several rounds."""
 
-from .board import _COLUMNS, COLOURS, LETTERS, NAMES, Board, IllegalMove, colour_of
+from .board import Board, IllegalMove, colour_of
 from .rng import Random, fresh_seed
-from .vocab import TIE_RULES, seating
+from .vocab import COLUMNS as _COLUMNS
+from .vocab import COLOURS, LETTERS, MAX_RECORD_CHARS, NAMES, TIE_RULES, seating  # noqa: F401
 
 
 def toss_first(colours, rng):
@@ -182,16 +183,6 @@ class Game:
         from .record import read
 
         return read(cls, text)
-
-
-def __getattr__(name):
-    """The record reader's names (``parse_record``, ``replay``, ``MAX_RECORD_CHARS``), from
-    :mod:`rolit_core.record` on first use."""
-    if name in ("parse_record", "replay", "MAX_RECORD_CHARS"):
-        from . import record
-
-        return getattr(record, name)
-    raise AttributeError(name)
 
 
 class Match:

@@ -10,8 +10,7 @@ from . import font
 from .palette import BLUE, GREEN, ORANGE, RED, WHITE, YELLOW, BRIGHTNESS
 from .vocab import HUMAN, KINDS, LEVELS, seating
 from .vocab import TIE_RULES as TIES
-
-TIMES = (0, 30, 60)
+from .vocab import TIME_LIMITS as TIMES
 
 # Page kinds
 P_PLAY = 0

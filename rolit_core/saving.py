@@ -3,22 +3,12 @@ is resumed at start, corrupt data is reported and replaced, and a save that fail
 ignored. The bytes are those of :mod:`rolit_core.save`.
 """
 
-import sys
-
 from . import menu, save
 from .events import CUE_ERROR, ERROR
+from .lifetime import use_once
 from .play import INPUT
 
 SAVE_ERROR_MS = 3000    # a failed save shows the save-error pattern this long
-
-
-def _forget_load():
-    # The decoders (rolit_core.load) are needed again only by the next App's start: forgotten,
-    # the collector frees their code for the game (about 1 KB on a board).
-    sys.modules.pop("rolit_core.load", None)
-    package = sys.modules.get("rolit_core")
-    if package is not None and hasattr(package, "load"):
-        delattr(package, "load")
 
 
 class Saving:
@@ -38,13 +28,14 @@ class Saving:
             if problem:  # the store found a damaged or foreign save: say so, never start silently
                 self._corrupt(str(problem))
             return
+        # The decoders are needed again only by the next App's start (about 1 KB on a board).
         try:
-            saved = save.decode_state(data, self.settings)
+            with use_once("rolit_core.load") as load:
+                saved = load.decode_state(data, self.settings)
+            del load
         except Exception as error:  # corrupt or foreign data, or an illegal saved move
             self._corrupt(str(error) or error.__class__.__name__)
             return
-        finally:
-            _forget_load()
         if saved is not None:
             match, kinds, time_limit, hints, history, first_choice, clock = saved
             if clock:

@@ -11,12 +11,19 @@ YELLOW = 2
 GREEN = 3
 BLUE = 4
 COLOURS = (RED, YELLOW, GREEN, BLUE)  # also the clockwise seat order
+LETTERS = ".RYGB"                      # by colour, in records and position text
+NAMES = ("empty", "red", "yellow", "green", "blue")
+SIZES = (8, 6, 4)                      # the boards' sides
+COLUMNS = "abcdefgh"                   # cell names: column letter, then row number
+
+MAX_RECORD_CHARS = 65536  # a game record longer than this is refused (a full 8x8 one is ~700)
 
 HUMAN = "human"
 LEVELS = ("easy", "medium", "hard", "expert")  # the computer players, weakest first
 DEVICE_LEVELS = ("easy", "medium", "hard")     # what a board offers (expert needs a desktop)
 KINDS = (HUMAN,) + LEVELS                      # a seat's kind, by its number in a save
 TIE_RULES = ("shared", "none")                 # tied leaders all win, or nobody does
+TIME_LIMITS = (0, 30, 60)                      # seconds per move the menu offers (0: none)
 
 # supervisor.ticks_ms() wraps at 2**29 ms; every difference of its times goes through ticks_diff.
 TICKS_PERIOD = 1 << 29

@@ -3,7 +3,9 @@
 import pytest
 
 from device_doubles import Device
-from hardware.inputs import Buttons, Joystick, OneButton, Repeat, ticks_diff
+from hardware.inputs import Buttons, Repeat, ticks_diff
+from hardware.joystick import Joystick
+from hardware.onebutton import OneButton
 
 UP, DOWN, LEFT, RIGHT, SELECT, BACK = "up", "down", "left", "right", "select", "back"
 WRAP = 1 << 29

@@ -101,8 +101,8 @@ class Keys:
 
 
 class Pointer:
-    """A left click on the panel. In play, on a cell of the board: the cursor walks there (one
-    press and release per step, all in the same frame, so it feels instant) and SELECT goes down;
+    """A left click on the panel. In play, on a cell of the board: the cursor moves there and
+    SELECT goes down;
     SELECT comes up when the button does, so a long click previews like a held SELECT. Elsewhere
     (menus, round end) a click is SELECT.
     """
@@ -121,13 +121,7 @@ class Pointer:
             tx, ty = led[0] - offset, led[1] - offset
             if not (0 <= tx < game.size and 0 <= ty < game.size):
                 return
-            x, y = cursor
-            for key, count in ((RIGHT, tx - x), (LEFT, x - tx), (DOWN, ty - y), (UP, y - ty)):
-                if keys.held(key):
-                    keys.release_all()  # a walk while a key is held would be ignored
-                for _ in range(max(0, count)):
-                    keys.events.append((key, True))
-                    keys.events.append((key, False))
+            app.move_cursor(ty * game.size + tx)
         keys.press(self.SOURCE, SELECT)
 
     def unclick(self):

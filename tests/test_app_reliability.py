@@ -78,7 +78,7 @@ def test_a_tossed_first_colour_is_tossed_again():
     for seed in range(12):
         again = resume(storage, seed=seed)
         assert again.app._first_choice is None
-        again.app._again()
+        again.app.again()
         firsts.add(again.app.game.first)
     assert firsts == {RED, GREEN}
 

@@ -110,13 +110,13 @@ def test_settings_are_remembered():
     d = Driver(App(storage=storage, seed=1))
     d.wait(3000)
     for _ in range(12):
-        if d.app._pages[d.app._page] >> 3 == P_ROUNDS:
+        if d.app.page[0] == appmod.menu.PAGE_NAMES[P_ROUNDS]:
             break
         d.tap(DOWN)
     d.tap(RIGHT)
     d.tap(RIGHT)
     for _ in range(12):
-        if d.app._pages[d.app._page] >> 3 == P_BRIGHT:
+        if d.app.page[0] == appmod.menu.PAGE_NAMES[P_BRIGHT]:
             break
         d.tap(DOWN)
     d.tap(RIGHT)
@@ -266,7 +266,7 @@ def test_encode_writes_what_pack_and_encode_match_describe():
     d.wait(7000)
     rounds = app._history + [app.game.moves]
     session = (3, [0, 1, 3, 0], 6, False, 1, 3, 30, True, app._first, rounds)
-    clock = app._clock if app.phase == "input" else 0
+    clock = app.play.clock if app.phase == "input" else 0
     expected = load.pack(app.settings.to_bytes() + bytes((1, 2, clock >> 16, clock >> 8 & 255,
                                                           clock & 255)) + load.encode_match(session))
     assert app.state_bytes() == expected

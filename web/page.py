@@ -165,8 +165,8 @@ class Page:
         return events
 
     def _tap(self, x, y, events):
-        """A tap on LED (x, y): in play, the cursor walks to that cell (a press and a release
-        per step) and SELECT goes down; elsewhere it is SELECT. Off the board it is nothing."""
+        """A tap on LED (x, y): in play, the cursor moves to that cell at once and SELECT goes
+        down; elsewhere it is SELECT. Off the board it is nothing."""
         app = self.app
         game = app.game
         if game is not None and app.mode == "play" and app.phase == "input":
@@ -175,11 +175,7 @@ class Page:
             tx, ty = x - offset, y - offset
             if not (0 <= tx < size and 0 <= ty < size):
                 return
-            cx, cy = app.cursor % size, app.cursor // size
-            for key, count in ((RIGHT, tx - cx), (LEFT, cx - tx), (DOWN, ty - cy), (UP, cy - ty)):
-                for _ in range(count):
-                    events.append((key, True))
-                    events.append((key, False))
+            app.move_cursor(ty * size + tx)
         elif not (0 <= x < 8 and 0 <= y < 8):
             return
         events.append((SELECT, True))

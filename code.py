@@ -10,14 +10,20 @@ import gc
 import sys
 import time
 
+# Light first: loading the game takes seconds on a board.
+from hardware.firstlight import light
+
+light()
+del light
+
 # The game before the drivers: its big modules compile best while the heap is still empty.
-from rolit_core import __version__
-from rolit_core.app import BACK, DOWN, LEFT, RIGHT, SELECT, UP, App
-from rolit_core.lifetime import use_once
-from rolit_core.vocab import ticks_diff
-from hardware.gamelog import GameLog
-from hardware.handheld import CRASH_ERROR, SETTINGS_ERROR, Handheld, ticks_ms
-from hardware.pacing import Pacing
+from rolit_core import __version__  # noqa: E402
+from rolit_core.app import BACK, DOWN, LEFT, RIGHT, SELECT, UP, App  # noqa: E402
+from rolit_core.lifetime import use_once  # noqa: E402
+from rolit_core.vocab import ticks_diff  # noqa: E402
+from hardware.gamelog import GameLog  # noqa: E402
+from hardware.handheld import CRASH_ERROR, SETTINGS_ERROR, Handheld, ticks_ms  # noqa: E402
+from hardware.pacing import Pacing  # noqa: E402
 
 KEYS = (UP, DOWN, LEFT, RIGHT, SELECT, BACK)
 SETTINGS_ERROR_MS = 2000  # how long a settings problem shows at start

@@ -618,7 +618,7 @@ class _Search:
         # What the move turns (as Board._turned, in another order, which nothing here needs),
         # into the first n items of the search's own list. Board._turned's walk, written out
         # again on purpose: one method for both, writing into a given list, made random
-        # games of the rules core 1-2% slower on CPython (bench.core's loop, 2026-12-01).
+        # games of the rules core 1-2% slower on CPython (bench.core's loop).
         turned = self.turned
         n = 0
         lines = self.rays[cell]

@@ -158,9 +158,6 @@ class TableScreen(Screen):
     name = "table"
     shows_game = True
 
-    def __init__(self, app):
-        self.app = app
-
     def press(self, key):
         if key == SELECT:
             self.app.next_round()

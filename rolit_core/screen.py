@@ -18,6 +18,9 @@ class Screen:
     shows_game = False
     t = 0
 
+    def __init__(self, app):
+        self.app = app  # the session: settings, match, cues, held keys, the other screens
+
     def enter(self):
         """Called each time the screen is shown (``t`` is 0 by then)."""
 

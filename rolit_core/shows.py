@@ -15,9 +15,6 @@ class TitleScreen(Screen):
 
     name = "title"
 
-    def __init__(self, app):
-        self.app = app
-
     def advance(self, dt):
         if self.t >= TITLE_MS:
             self.app.show(self.app.menu_screen)
@@ -38,9 +35,6 @@ class ErrorScreen(Screen):
 
     name = "error"
 
-    def __init__(self, app):
-        self.app = app
-
     def advance(self, dt):
         if self.t >= ERROR_MS:
             self.app.show(self.app.title)
@@ -57,9 +51,6 @@ class SelfTestScreen(Screen):
     ``SELFTEST_EXIT_MS`` leaves."""
 
     name = "selftest"
-
-    def __init__(self, app):
-        self.app = app
 
     def advance(self, dt):
         app = self.app

@@ -130,7 +130,7 @@ def test_bad_settings_show_a_pattern_and_the_game_still_runs(device, capsys):
     assert "settings: ROLIT_VOLUME = 'loud' should be a whole number from 0 to 100" in out
     assert "settings: up button: this board has no pin 'GP99'" in out
     assert "up button: using the pico pin GP2 instead" in out
-    first = device.neopixel_write.FRAMES[0][1]
+    first = device.neopixel_write.FRAMES[1][1]  # after the first light
     # Yellow border (GRB bytes, gamma and 30 % brightness applied) and 4 white dots.
     yellow = first[0:3]
     assert yellow[0] > 0 and yellow[1] > 0 and yellow[2] == 0

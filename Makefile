@@ -1,18 +1,22 @@
-# Rolit Handheld. `make play` runs the game, `make test` runs every test.
-# Both set themselves up on a fresh machine: a virtual environment in .venv with the pinned
-# Python packages of requirements.txt, and the pinned npm packages of package-lock.json.
+# Rolit Handheld. `make play` runs the game, `make web` serves the browser edition, `make test`
+# runs every test. Each target sets up what it needs on a fresh machine: a virtual environment in
+# .venv with the pinned Python packages of requirements.txt (every target), the pinned npm
+# packages of package-lock.json (web, test, bench), and for `make test` Playwright
+# (requirements-browser.txt) and Debian's Chromium (the `chromium` target).
 
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 SETUP := $(VENV)/.installed node_modules/.installed
 
-.PHONY: play test bench arena tune deploy setup clean web chromium
+.PHONY: play test bench arena tune deploy emulate setup clean web chromium fat-tools mutants
 
+# Quitting with Ctrl-C is a normal end of the game, not a failed recipe: no "Error 130" from make.
+# A Ctrl-C typed at the terminal stops make as well, which then says "Interrupt" and ends with 130.
 play: $(VENV)/.installed
-	$(PY) -m sim $(ARGS)
+	@$(PY) -m sim $(ARGS) || { status=$$?; [ $$status = 130 ] || exit $$status; }
 
-test: $(SETUP) $(VENV)/.browser chromium
+test: $(SETUP) $(VENV)/.browser chromium fat-tools
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 bench: $(SETUP)
@@ -25,9 +29,27 @@ arena: $(VENV)/.installed
 tune: $(VENV)/.installed
 	$(PY) -m bench.tune $(ARGS)
 
-# make deploy DEST=/media/you/CIRCUITPY
+# Mutation testing (mutmut; docs/testing.md): mutants of rolit_core/ and the save stores
+# (hardware/storage.py, hardware/filestore.py) against the fast tests named in pyproject.toml's
+# [tool.mutmut], in mutants/. All of them take hours: ARGS='"hardware.*"' (names of modules,
+# functions, globs) runs a part. Not part of `make test`.
+mutants: $(VENV)/.installed
+	$(VENV)/bin/mutmut run $(ARGS)
+	$(VENV)/bin/mutmut export-cicd-stats
+	$(PY) -c "import json; s = json.load(open('mutants/mutmut-cicd-stats.json')); \
+	done = s['killed'] + s['survived']; \
+	print('mutation score: %d of %d mutants killed (%.1f%%)' % (s['killed'], done, \
+	100.0 * s['killed'] / max(done, 1)))"
+
+# make deploy DEST=/media/you/CIRCUITPY [ARGS=--dry-run] [MPY_CROSS=path/to/mpy-cross]
 deploy: $(VENV)/.installed
-	$(PY) -m sim.deploy $(DEST) $(ARGS)
+	@test -n "$(DEST)" || { echo "make deploy needs DEST=the CIRCUITPY drive, e.g. DEST=/media/you/CIRCUITPY" >&2; exit 2; }
+	$(PY) -m sim.deploy "$(DEST)" $(if $(MPY_CROSS),--mpy-cross "$(MPY_CROSS)") $(ARGS)
+
+# The real CircuitPython firmware on an emulated Pico (docs/emulator.md), set up like `make play`
+# plus rp2040js: make emulate FIRMWARE=path/to/circuitpython.uf2 ARGS=--terminal
+emulate: $(SETUP)
+	$(PY) -m sim.emulate $(if $(FIRMWARE),--firmware "$(FIRMWARE)") $(ARGS)
 
 setup: $(SETUP)
 
@@ -48,21 +70,22 @@ web: $(SETUP)
 	$(PY) web/serve.py build/web 8000
 
 # The browser tests drive Debian's Chromium, never a downloaded browser. Installed here when it is
-# missing and apt-get can (as root, as CI runs); without it `make test` skips those tests with the
-# reason, and CI (.ci/run) fails them. Tested with this version; a newer one is taken if the
-# archive has moved on.
+# missing and apt-get can (as root, as CI runs) by tools/install-chromium.sh: the tested version
+# while the archive has it, else the archive's, without recommends, and only if that adds packages
+# and changes none already installed. Without it `make test` skips those tests with the reason,
+# and CI (.ci/run) fails them.
 CHROMIUM_TESTED := 150.0.7871.100-1~deb12u1
 chromium:
-	@if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
-		echo "Installing Debian's chromium for the browser tests"; \
-		export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && \
-		{ apt-get install -y -qq chromium=$(CHROMIUM_TESTED) || apt-get install -y -qq chromium; } || \
-		echo "Could not install chromium: the browser tests will say so"; \
-	fi
+	@sh tools/install-chromium.sh $(CHROMIUM_TESTED)
+
+# The deploy tests' real 1 MiB FAT drive needs Debian's mtools and dosfstools: installed like
+# chromium (as root, adding packages only), else those tests skip with the reason.
+fat-tools:
+	@sh tools/install-fat-tools.sh
 
 $(VENV)/.browser: requirements-browser.txt $(VENV)/.installed
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-browser.txt
 	touch $@
 
 clean:
-	rm -rf $(VENV) node_modules .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules .pytest_cache .hypothesis mutants

@@ -121,6 +121,10 @@ class Session:
 def main():
     gc.collect()  # the garbage of compiling the modules, before the long-lived objects come
     with use_once("hardware.startup") as startup:
+        problem = startup.not_a_board()
+        if problem:  # a PC: one line, not a game without LEDs and buttons
+            print(problem, file=sys.stderr)
+            sys.exit(1)
         settings = startup.load_settings()
         gc.collect()  # what reading the settings left, before the drivers compile
         handheld = Handheld(settings, KEYS)

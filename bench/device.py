@@ -38,11 +38,24 @@ import argparse
 import sys
 import time
 
-from sim.emulate import Emulator, deployed_files, missing_reason
+from sim import deploy
+from sim.emulate import Emulator, missing_reason, with_settings
+from sim.emulate import deployed_files as source_files
 from sim.rp2040.mirror import with_harness
 
 BOOT_MS = 30000
 LEVELS = ("easy", "medium", "hard")
+COMPILER = []  # --mpy-cross: every drive is the compiled deploy
+
+
+def deployed_files(settings=None):
+    """The drive as ``sim.deploy`` writes it: from source, or compiled with ``--mpy-cross``."""
+    if not COMPILER:
+        return source_files(settings=settings)
+    files = deploy.drive_files("pico", COMPILER[0])
+    if settings:
+        files["settings.toml"] = with_settings(files["settings.toml"], settings)
+    return files
 
 PROLOGUE = r'''import gc
 import time
@@ -698,7 +711,17 @@ def main(argv=None):
     parser.add_argument("--minutes", type=float, default=3.0, help="for attract")
     parser.add_argument("--firmware", help="the UF2 (default: $ROLIT_FIRMWARE or "
                         "../shared/firmware/)")
+    parser.add_argument("--mpy-cross", metavar="PATH", help="measure the compiled deploy "
+                        "(sim.deploy --mpy-cross PATH): CircuitPython's mpy-cross of the UF2's "
+                        "version")
     args = parser.parse_args([] if argv is None else argv)
+    if args.mpy_cross:
+        try:
+            print("compiled deploy: %s" % deploy.MpyCross(args.mpy_cross).banner)
+        except deploy.DeployError as error:
+            print("device bench: %s" % error)
+            return None
+        COMPILER[:] = [args.mpy_cross]
     if args.firmware:
         import os
 

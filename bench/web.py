@@ -7,9 +7,11 @@ second while a computer thinks, and time per move of each level, in the page.
 - Page weight: the bytes of every response the page loads (Resource Timing's encodedBodySize,
   no compression from this server), and what gzip -9 makes of the same files (what a host that
   compresses, like GitHub Pages, would send).
-- First frame: ms from the start of navigation to the App's first frame on the canvas, over
-  fresh loads (each in a new browser context: nothing cached), with the part spent loading the
-  interpreter and importing rolit_core.
+- First frame: ms from the start of navigation to the App's first frame on the canvas, and to
+  the first status in the side panel (the words replacing "Loading the game…"), over fresh loads
+  (each in a new browser context: nothing cached), with the part spent loading the interpreter
+  and importing rolit_core. These are CPU-bound: on a shared machine they grow with its load,
+  so the machine's load average and core count are printed before and after.
 - Per level, a game of that level against itself on 8x8 (the first MOVES moves): per computer
   move, the wall time from its first thinking frame to its last (at least THINK_MIN_MS, 400 ms:
   the App shows "thinking" that long), the Python time spent in those frames, the search nodes,
@@ -27,9 +29,9 @@ MOVES = 16
 LEVELS = ("easy", "medium", "hard", "expert")
 
 
-def page_files():
-    return ["index.html", "style.css", "main.js", "panel.js", "input.js", "words.js", "sources.js",
-            "micropython.mjs", "micropython.wasm"]
+def page_files(build):
+    """The files the page loads (rolit.html, the one-file copy, apart)."""
+    return list(build.PAGE_FILES) + ["sources.js"] + list(build.INTERPRETER)
 
 
 def gzip_size(path):
@@ -50,9 +52,20 @@ def first_frames(chromium, base):
         weight = page.evaluate(
             "performance.getEntriesByType('navigation').concat(performance.getEntriesByType"
             "('resource')).reduce((sum, e) => sum + (e.encodedBodySize || 0), 0)")
-        runs.append((stats["firstFrame"], stats["interpreterMs"], stats["importMs"]))
+        runs.append((stats["firstFrame"], stats["interpreterMs"], stats["importMs"],
+                     stats["firstStatus"]))
         context.close()
     return runs, weight
+
+
+def machine_load():
+    """The load averages (1, 5, 15 minutes) and the cores, in words."""
+    try:
+        one, five, fifteen = os.getloadavg()
+    except OSError:
+        return "load average unknown, %d cores" % os.cpu_count()
+    return "load average %.2f, %.2f, %.2f (1, 5, 15 min) on %d cores" % (one, five, fifteen,
+                                                                        os.cpu_count())
 
 
 def level_game(chromium, base, level):
@@ -85,7 +98,8 @@ def main():
     server, base = serve_in_background(folder)
     try:
         print(browser.version())
-        files = page_files()
+        print("machine before: %s" % machine_load())
+        files = page_files(build)
         raw = sum(os.path.getsize(os.path.join(folder, name)) for name in files)
         packed = sum(gzip_size(os.path.join(folder, name)) for name in files)
         wasm = os.path.getsize(os.path.join(folder, "micropython.wasm"))
@@ -102,6 +116,10 @@ def main():
                   % (statistics.median(first), min(first), max(first), len(runs),
                      statistics.median([r[1] for r in runs]),
                      statistics.median([r[2] for r in runs])))
+            status = [r[3] for r in runs]
+            print("first status: median %.0f ms (%.0f-%.0f) after navigation"
+                  % (statistics.median(status), min(status), max(status)))
+            print("machine after the loads: %s" % machine_load())
             for level in LEVELS:
                 moves, fps = level_game(chromium, base, level)
                 wall = [m["ms"] for m in moves]
@@ -112,6 +130,7 @@ def main():
                       "while thinking" % (level, len(moves), statistics.mean(wall), max(wall),
                                           statistics.mean(compute), max(compute),
                                           statistics.mean(nodes), fps))
+            print("machine after the games: %s" % machine_load())
     finally:
         server.shutdown()
         server.server_close()

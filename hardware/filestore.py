@@ -97,6 +97,9 @@ class FileStorage:
                 head += handle.read(found[0] + found[2] - len(head))
             return parse(head)
         except OSError as error:
+            if path == self.path:  # perhaps the last good copy: never saved over unread
+                self._foreign = "cannot read %s (%s): left alone, not saving there" % (path,
+                                                                                      error)
             return None, 0, "cannot read %s (%s): ignored" % (path, error)
         finally:
             handle.close()
@@ -162,14 +165,25 @@ class FileStorage:
         return True
 
     def erase(self):
-        for path in (self.path, self.new_path):
+        """Forget the saved game: True, or False (and ``error``) if a copy could not be removed.
+        The older copy goes first, so that a failure leaves the game or nothing, never an
+        older copy."""
+        if not self._loaded:
+            self.load()
+        if self._foreign is not None:
+            self.error = self._foreign
+            return False
+        order = (self.path, self.new_path) if self._in_new else (self.new_path, self.path)
+        self._loaded = False  # what is left is read again before the next save
+        for path in order:
             try:
                 os.remove(path)
-            except OSError:
-                pass
-        self._last = None
-        self._seq = 0
-        self._in_new = False
+            except OSError as error:
+                if self._exists(path):
+                    self.error = "cannot remove %s (%s): game not erased" % (path, error)
+                    return False
+        self.error = None
+        return True
 
 
 def _sync_file(handle):

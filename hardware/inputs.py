@@ -11,13 +11,16 @@ names them (``rolit_core.app.UP``...), so the drivers know nothing about the gam
 >>> buttons.poll(now_ms, [])
 [(UP, True)]
 
-Buttons go through the built-in ``keypad`` module, which debounces them in the background. Held
-keys listed in ``Repeat(..., keys)`` auto-repeat: another ``(key, True)`` after ``delay_ms``, then
-one every ``every_ms``, until released.
+Buttons go through the built-in ``keypad`` module, which debounces them in the background; under
+Blinka (a Raspberry Pi, a PC) ``hardware.pinkeys`` reads the pins through ``digitalio`` at each
+poll instead. Held keys listed in ``Repeat(..., keys)`` auto-repeat: another ``(key, True)``
+after ``delay_ms``, then one every ``every_ms``, until released.
 
 ``Joystick`` (``hardware.joystick``) and ``OneButton`` (``hardware.onebutton``) live in their own
 modules, so a device with buttons never loads their code.
 """
+
+import sys
 
 from rolit_core.vocab import TICKS_MASK, ticks_diff  # noqa: F401 (ticks_diff: drivers' too)
 
@@ -51,9 +54,22 @@ class Repeat:
 
 
 def _keypad(module):
-    if module is None:
-        import keypad as module
-    return module
+    """``module``, else CircuitPython's ``keypad``, else ``hardware.pinkeys`` (the pins polled
+    through ``digitalio``): where there is no ``keypad``, or where ``board`` is Blinka's, whose
+    ``keypad`` scans in a thread that its ``deinit()`` waits for in vain."""
+    if module is not None:
+        return module
+    board = sys.modules.get("board")
+    if board is None or not getattr(board, "__blinka__", False):
+        try:
+            import keypad
+
+            return keypad
+        except ImportError:
+            pass
+    from . import pinkeys
+
+    return pinkeys
 
 
 class Buttons:

@@ -115,20 +115,26 @@ class NvmStorage:
         count = HEADER + len(data)
         index = self._current
         end = self._end
-        if self._newest is None or end is None or end + count > self.offset + (
-                index + 1) * self.half:
-            # Start the other half (the first save: half 0), erasing what it held after the
-            # record, so that later records are appended to erased bytes. One block of heap.
-            if self._newest is not None:
-                index = 1 - index
-            end = self.offset + index * self.half
-            block = bytearray(self.half)
-            for i in range(count, self.half):
-                block[i] = 0xFF  # (MicroPython has no bytearray * n)
-        else:
-            block = bytearray(count)
-        _write_record(block, data, seq)
         try:
+            if self._newest is None:
+                # Nothing good here, but old records may lie behind cleared or damaged bytes:
+                # a record cut two bytes in would write "RL" back over one of them. Erased
+                # first, both halves take plain appends from then on.
+                self._wipe(0)
+                index = 0
+                end = self.offset
+                block = bytearray(count)
+            elif end is None or end + count > self.offset + (index + 1) * self.half:
+                # Start the other half, erasing what it held after the record, so that later
+                # records are appended to erased bytes. One block of heap.
+                index = 1 - index
+                end = self.offset + index * self.half
+                block = bytearray(self.half)
+                for i in range(count, self.half):
+                    block[i] = 0xFF  # (MicroPython has no bytearray * n)
+            else:
+                block = bytearray(count)
+            _write_record(block, data, seq)
             nvm[end:end + len(block)] = block
         except Exception as error:  # the write may have stopped part-way: look again next time
             self._scanned = False
@@ -143,13 +149,42 @@ class NvmStorage:
         return True
 
     def erase(self):
-        """Forget the saved game (clears the magic bytes of both halves)."""
-        for index in (0, 1):
-            at = self.offset + index * self.half
-            if self.nvm[at:at + 2] != b"\x00\x00":
-                self.nvm[at:at + 2] = b"\x00\x00"
-                self.writes += 1
+        """Forget the saved game: True, or False (and ``error``) if the write fails. Both halves
+        are erased to 0xFF, the one without the newest record first, so that an erase cut short
+        leaves the game or nothing (never an older copy), and no later save cut short can make
+        an erased record whole again."""
+        if not self._scanned:
+            self._scan()
         self._scanned = False
+        try:
+            self._wipe(0 if self._newest is None else 1 - self._current)
+        except Exception as error:
+            self.error = "nvm write failed (%s): game not erased" % (error,)
+            return False
+        self.error = None
+        return True
+
+    def _wipe(self, first):
+        """Erase both halves to 0xFF (half ``first`` first); a blank half is not written."""
+        block = None
+        for index in (first, 1 - first):
+            at = self.offset + index * self.half
+            if _blank(self.nvm, at, at + self.half):
+                continue
+            if block is None:
+                block = bytearray(self.half)
+                for i in range(self.half):
+                    block[i] = 0xFF
+            self.nvm[at:at + self.half] = block
+            self.writes += 1
+
+
+def _blank(nvm, start, stop):
+    # True if every byte from start to stop is erased (0xFF), read in place.
+    for i in range(start, stop):
+        if nvm[i] != 0xFF:
+            return False
+    return True
 
 
 def _same(nvm, at, data):
@@ -175,4 +210,4 @@ class NoStorage:
         return True
 
     def erase(self):
-        pass
+        return True

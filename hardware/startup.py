@@ -1,4 +1,5 @@
-"""What only the start of ``code.py`` needs: the settings read once, and the banner.
+"""What only the start of ``code.py`` needs: whether this is a board, the settings read once, and
+the banner.
 
 ``code.py`` uses it in ``with rolit_core.lifetime.use_once("hardware.startup")``, building the
 handheld in the same block: at the block's end this module and those of :data:`USED_ONCE`
@@ -15,6 +16,25 @@ USED_ONCE = ("hardware.firstlight", "hardware.presets", "hardware.config", "hard
 
 class Settings:
     """The settings as plain attributes, kept apart from hardware.config's code."""
+
+
+def not_a_board():
+    """None on a board; on a machine that is none, the one line that says what to do instead:
+    where ``import board`` fails (plain Python on a PC, Blinka on a machine it does not know, a
+    Pi without its GPIO libraries), or Blinka's ``board`` is the one for a PC, without GPIO."""
+    try:
+        import board
+    except Exception as error:  # ImportError; Blinka raises NotImplementedError, RuntimeError
+        lines = [line.strip() for line in str(error).split("\n") if line.strip()]
+        here = "import board failed (%s%s)" % (type(error).__name__,
+                                               ": " + lines[0] if lines else "")
+    else:
+        if getattr(board, "board_id", None) != "GENERIC_LINUX_PC":
+            return None
+        here = "Blinka sees a PC without GPIO pins"
+    return ("code.py wants a board: a CircuitPython board, or a Raspberry Pi with Blinka "
+            "(docs/hardware.md); on a PC, BLINKA_OS_AGNOSTIC=1 runs it on Blinka's mock pins "
+            "and `make play` plays the simulator. Here: %s." % here)
 
 
 def load_settings():

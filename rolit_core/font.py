@@ -19,8 +19,9 @@ DIGITS = (
     0b111101111001111,
 )
 
-# Picture letters: palette index (upper case full, lower case dim).
-LETTERS = ".RYGBWO"
+# Picture letters: palette index (upper case full, lower case dim); X is the cross's red and V the
+# tick's green.
+LETTERS = ".RYGBWOXV"
 DIM = 70  # level of a lower-case letter
 
 # 8x8 pictures
@@ -99,17 +100,18 @@ ICON_TEAMS = ("RG....YB"
               "GR....BY"
               "........")
 
-# 5-row value pictures (8 wide)
-ON = (".......W"
-      "......W."
-      ".W...W.."
-      "..W.W..."
-      "...W....")
-OFF = ("..w...w."
-       "...w.w.."
-       "....w..."
-       "...w.w.."
-       "..w...w.")
+# 5-row value pictures (8 wide); "yes" and "no" at full level, in their own colours, so they read
+# on the LEDs and apart from each other without colour vision
+ON = (".......V"
+      "......V."
+      ".V...V.."
+      "..V.V..."
+      "...V....")
+OFF = ("..X...X."
+       "...X.X.."
+       "....X..."
+       "...X.X.."
+       "..X...X.")
 HUMAN = ("...WW..."
          "...WW..."
          "..WWWW.."

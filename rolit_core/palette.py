@@ -1,12 +1,13 @@
 """Colours of the handheld game: the normal and the colour-blind palette, and a shade cache.
 
-A palette is a tuple of ``(r, g, b)`` tuples indexed by the ``BLACK`` ... ``ORANGE`` ints below;
+A palette is a tuple of ``(r, g, b)`` tuples indexed by the ``BLACK`` ... ``TICK`` ints below;
 indices 1-4 are the board colours (``RED`` ... ``BLUE`` of :mod:`rolit_core.board`). Values are
 perceptual (before any gamma correction, which is the LED driver's job).
 
 The colour-blind palette keeps the four ball colours apart for red-green colour blindness
 (deuteranopia, protanopia): they differ strongly in lightness (yellow brightest, then green,
 red, blue) as well as in hue, and each one is checked in a test under a simulation of both.
+The menu's red cross ("no") and green tick ("yes") are checked the same way in both palettes.
 """
 
 BLACK = 0
@@ -16,6 +17,8 @@ GREEN = 3
 BLUE = 4
 WHITE = 5
 ORANGE = 6
+CROSS = 7
+TICK = 8
 
 NORMAL = (
     (0, 0, 0),
@@ -25,6 +28,8 @@ NORMAL = (
     (0, 60, 255),
     (200, 200, 200),
     (255, 90, 0),
+    (220, 0, 30),      # the cross: darker than pure red, so a deuteranope sees it darker than the tick
+    (0, 255, 0),
 )
 
 COLOUR_BLIND = (
@@ -35,6 +40,8 @@ COLOUR_BLIND = (
     (40, 0, 170),      # deep blue-violet: the darkest
     (200, 200, 200),
     (255, 90, 0),
+    (220, 60, 0),      # the cross and the tick in the ball red and green of this palette
+    (0, 200, 200),
 )
 
 PALETTES = (NORMAL, COLOUR_BLIND)

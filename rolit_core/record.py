@@ -32,12 +32,18 @@ def read(cls, text):
     return game
 
 
+NOT_A_RECORD = "not a game record: it needs a header such as `First: green`"
+EMPTY = "empty file"
+
+
 def _game_from_header(cls, header, letter):
     # The game a record's header describes; without "First:" the first move's colour starts.
     first = header.get("first")
     if first is None:
         if letter is None:
-            raise ValueError("record header: no 'First:' colour")
+            if not header:
+                raise ValueError(NOT_A_RECORD)
+            raise ValueError("record header: no 'First:' line; add one such as `First: green`")
         first = colour_of(letter)
     try:
         return cls(players=header.get("players", 2), size=header.get("size", 8), first=first,
@@ -99,6 +105,9 @@ def _record_items(text):
     start = 1 if text[:1] == "\ufeff" else 0  # a byte-order mark from a Windows editor
     number = 0
     moved = False
+    seen = False   # a header line or a move has been read
+    blank = True   # nothing but white space so far, not even a comment
+    keys = []      # the header keys read (by index): each may come once
     end = len(text)
     while start < end:
         stop = text.find("\n", start)
@@ -109,13 +118,25 @@ def _record_items(text):
         number += 1
         hash_at = raw.find("#")
         line = (raw if hash_at < 0 else raw[:hash_at]).strip()
+        if hash_at >= 0:
+            blank = False
         if not line:
             continue
+        blank = False
+        if _binary(line):
+            if not seen:
+                raise ValueError(NOT_A_RECORD)
+            raise ValueError("line %d: not text (binary, or not UTF-8): neither a header nor moves"
+                             % number)
+        seen = True
         colon = line.find(":")
         if colon > 0 and line[:colon].strip().lower() in _HEADER_KEYS:
             key = line[:colon].strip().lower()
             if moved:
                 raise ValueError("line %d: header line after the moves" % number)
+            if _HEADER_KEYS.index(key) in keys:
+                raise ValueError("line %d: a second %s: header" % (number, line[:colon].strip()))
+            keys.append(_HEADER_KEYS.index(key))
             yield number, key, _header_value(key, line[colon + 1:].strip(), number)
             continue
         if colon >= 0:
@@ -137,6 +158,17 @@ def _record_items(text):
             letter = None
         if letter is not None:
             raise ValueError("line %d: colour %s without a move" % (number, letter))
+    if blank:
+        raise ValueError(EMPTY)
+
+
+def _binary(line):
+    # Bytes that were not text (as a browser or the simulator decodes them: U+FFFD), or control
+    # characters no editor puts in a record. A comment may hold anything: it was cut off before.
+    for char in line:
+        if char == "\ufffd" or (char < " " and char != "\t" and char != "\r"):
+            return True
+    return False
 
 
 def _is_number(text):
@@ -175,10 +207,11 @@ def _header_value(key, value, number):
             return True
         if low in ("no", "false", "0", "off"):
             return False
-        raise ValueError("%s must be yes or no, not %s" % (where, _shown(value)))
+        raise ValueError("%s must be yes or no (true/false, on/off, 1/0), not %s"
+                         % (where, _shown(value)))
     if key == "first":
         try:
-            return colour_of(value)
+            return colour_of(int(value) if _is_number(value) else value)
         except ValueError:
             raise ValueError("%s: not a colour: %s (use R, Y, G, B or 1-4)"
                              % (where, _shown(value)))

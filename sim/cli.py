@@ -13,10 +13,20 @@ import sys
 from rolit_core.vocab import KINDS as SEATS
 from rolit_core.vocab import LEVELS
 
-from .device import open_temporary
+from .headless import headless
+from .recorder import Recorder
+from .userfiles import UserFileError, output_path, read_input, write_atomically
 
 INTERRUPTED = 130        # the exit status of a program stopped by Ctrl-C (128 + SIGINT)
 MAX_RECORD_BYTES = 1 << 20  # a whole match's record is a few KB
+MAX_SETTINGS_BYTES = 1 << 16
+MAX_SETTINGS_MESSAGES = 10  # then a count: a wrong file must not scroll the screen away
+MAX_ROUNDS = 7              # the menu's limit, so a match from the command line is one it shows
+MAX_WINDOW = (7680, 4320)   # 8K, the largest screens: memory grows with the area
+PIXEL_ORDERS = ("GRB", "RGB", "BRG", "RBG", "GBR", "BGR", "GRBW", "RGBW")
+RECORD_HEADER = "# Rolit game record"  # the first line of every record this program writes
+IMAGE_MAGIC = (b"\x89PNG", b"BM", b"\xff\xd8\xff")
+DEFAULT_FPS = 60
 IMAGE_TYPES = (".png", ".bmp", ".tga", ".jpg", ".jpeg")
 APP_FOLDER = "rolit-handheld"
 
@@ -56,8 +66,9 @@ def parse_window_size(text):
         size = None
     if not sep or size is None:
         raise argparse.ArgumentTypeError("%r is not WIDTHxHEIGHT, like 1200x800" % text)
-    if not (160 <= size[0] <= 16384 and 120 <= size[1] <= 16384):
-        raise argparse.ArgumentTypeError("%s is out of range: 160x120 to 16384x16384" % text)
+    if not (160 <= size[0] <= MAX_WINDOW[0] and 120 <= size[1] <= MAX_WINDOW[1]):
+        raise argparse.ArgumentTypeError("%s is out of range: 160x120 to %dx%d"
+                                         % (text, MAX_WINDOW[0], MAX_WINDOW[1]))
     return size
 
 
@@ -86,8 +97,8 @@ def parser():
                            "separated (e.g. human,hard or hard,hard,medium,easy)")
     game.add_argument("--size", type=int, choices=(8, 6, 4), help="board size (default 8)")
     game.add_argument("--teams", action="store_true", help="two colours each (2 players)")
-    game.add_argument("--rounds", type=_number(1, 99), metavar="N",
-                      help="rounds in the match, 1-99 (default 1)")
+    game.add_argument("--rounds", type=_number(1, MAX_ROUNDS, " (the menu's limit)"),
+                      metavar="N", help="rounds in the match, 1-%d (default 1)" % MAX_ROUNDS)
     game.add_argument("--tie", choices=("shared", "none"), help="round tie rule (default shared)")
     game.add_argument("--time-limit", type=int, choices=(0, 30, 60), metavar="S",
                       help="seconds per move: 0 (off), 30 or 60")
@@ -95,9 +106,11 @@ def parser():
                       help="colour that starts (default: tossed)")
     p.add_argument("--seed", type=int, help="seed for the toss and the computer players")
     p.add_argument("--record", metavar="FILE",
-                   help="write the game record to FILE (after every move and at the end)")
+                   help="write the game record to FILE (after every move and at the end); "
+                        "finished rounds of a match in FILE.roundN")
     p.add_argument("--replay", metavar="FILE",
-                   help="start from a game record (Game.record() format) and play on from there")
+                   help="start from a game record (Game.record() format) and play on from "
+                        "there; with --rounds, as the first round of a match")
     p.add_argument("--screenshot", metavar="FILE",
                    help="save a picture of the board at the end (.png, .bmp, .tga or .jpg)")
     p.add_argument("--storage", metavar="FILE",
@@ -109,7 +122,8 @@ def parser():
     drv.add_argument("--layout", choices=("rows", "serpentine"))
     drv.add_argument("--rotation", type=int, choices=(0, 90, 180, 270))
     drv.add_argument("--mirror", action="store_true", default=None)
-    drv.add_argument("--pixel-order", choices=("GRB", "RGB", "BRG", "RBG", "GBR", "BGR"))
+    drv.add_argument("--pixel-order", choices=PIXEL_ORDERS,
+                     help="the order the driver sends (GRBW, RGBW: RGBW strips such as SK6812)")
     drv.add_argument("--gamma", type=_number(10, 40), metavar="TENTHS",
                      help="22 = 2.2 (default), 10 = none; 10-40")
     drv.add_argument("--brightness", type=_number(0, 100, " percent"), metavar="PERCENT",
@@ -120,16 +134,17 @@ def parser():
     pan.add_argument("--panel-layout", choices=("rows", "serpentine"))
     pan.add_argument("--panel-rotation", type=int, choices=(0, 90, 180, 270))
     pan.add_argument("--panel-mirror", action="store_true", default=None)
-    pan.add_argument("--panel-order", choices=("GRB", "RGB", "BRG", "RBG", "GBR", "BGR"),
-                     help="colour order of the panel's chips (default GRB, as WS2812B)")
+    pan.add_argument("--panel-order", choices=PIXEL_ORDERS,
+                     help="colour order of the panel's chips (default GRB, as WS2812B; "
+                          "for a GRBW or RGBW driver the driver's order, as SK6812 RGBW)")
     view = p.add_argument_group("display")
-    view.add_argument("--fps", type=_number(1, 240), default=60,
-                      help="frames per second, 1-240 (default 60)")
+    view.add_argument("--fps", type=_number(1, 240),
+                      help="frames per second, 1-240 (default %d)" % DEFAULT_FPS)
     view.add_argument("--no-labels", action="store_true", help="hide the a-h / 1-8 labels")
     view.add_argument("--fullscreen", action="store_true")
     view.add_argument("--window-size", type=parse_window_size, metavar="WxH",
                       help="initial window size, e.g. 1200x800")
-    view.add_argument("--colours", choices=("auto", "24bit", "256"), default="auto",
+    view.add_argument("--colours", choices=("auto", "24bit", "256"),
                       help="terminal colours (default: 24-bit unless the terminal lacks it)")
     view.add_argument("--sound", type=_number(1, 100), nargs="?", const=50, metavar="VOLUME",
                       help="play the buzzer's cues on the speaker (volume 1-100, default 50)")
@@ -159,20 +174,19 @@ def default_storage_path(environ=None, platform=None):
 def driver_settings(args):
     """The Matrix keyword arguments (plus ``pixel_order``) and the panel settings."""
     driver = {"brightness": 100}
-    if args.settings == "":
-        raise SystemExit("python -m sim: --settings needs a file name")
-    if args.settings:
+    if args.settings is not None:
         from hardware import config
-        if not os.path.exists(args.settings):
-            raise SystemExit("no such settings file: %s" % args.settings)
-        if os.path.isdir(args.settings):
-            raise SystemExit("--settings %s is a folder, not a settings.toml" % args.settings)
+        check_settings_file(args.settings)
         try:
             settings = config.load(getenv=lambda key: None, path=args.settings)
-        except (OSError, ValueError) as error:  # unreadable, or text that is not UTF-8
-            raise SystemExit("cannot read the settings in %s: %s" % (args.settings, error))
-        for message in settings.errors:
+        except (OSError, ValueError) as error:  # changed since the check
+            _fail("--settings %s: cannot read it (%s)" % (args.settings, error))
+        for message in settings.errors[:MAX_SETTINGS_MESSAGES]:
             print("settings: " + message, file=sys.stderr)
+        if len(settings.errors) > MAX_SETTINGS_MESSAGES:
+            print("settings: ... and %d more problems in %s"
+                  % (len(settings.errors) - MAX_SETTINGS_MESSAGES, args.settings),
+                  file=sys.stderr)
         driver = {"layout": settings.matrix_layout, "rotation": settings.matrix_rotation,
                   "mirror": settings.matrix_mirror, "gamma": settings.matrix_gamma,
                   "brightness": settings.brightness, "max_current_ma": settings.max_current_ma,
@@ -190,6 +204,15 @@ def driver_settings(args):
         if value is not None:
             panel[key] = value
     return driver, panel
+
+
+def check_settings_file(path):
+    """A ``--settings`` file must be a regular file of UTF-8 text of at most 64 KB (the device's
+    own is a few hundred bytes): else one line, before anything runs."""
+    try:
+        read_input("--settings", path, MAX_SETTINGS_BYTES, "a settings.toml")
+    except UserFileError as error:
+        _fail(str(error))
 
 
 def start_options(args):
@@ -225,46 +248,6 @@ def display_available(environ=None):
     return True
 
 
-class Recorder:
-    """Writes the record of the game in play to a file whenever a move was made. In a match of
-    several rounds, each finished round stays in ``FILE.roundN``. A failed write is kept in
-    ``failure`` (shown on screen) and tried again at the next move; it never stops the game."""
-
-    def __init__(self, path):
-        self.path = path
-        self.game = None
-        self.plies = -1
-        self.rounds = 0
-        self.failure = None
-
-    def update(self, app):
-        game = getattr(app, "game", None)
-        if game is None:
-            return
-        if game is not self.game:
-            if self.game is not None and self.plies > 0:
-                self.rounds += 1
-                self._write(self.path + ".round%d" % self.rounds, self.game)
-            self.game = game
-            self.plies = -1
-        plies = len(game.board.moves)
-        if plies != self.plies:
-            self.plies = plies
-            self._write(self.path, game)
-
-    def _write(self, path, game):
-        path = os.path.realpath(path)  # through a link to its file: the link stays
-        temporary = path + ".tmp"
-        try:
-            with os.fdopen(open_temporary(temporary), "w") as file:
-                file.write(game.record())
-            os.replace(temporary, path)
-        except OSError as error:
-            self.failure = "record not written to %s: %s" % (path, error.strerror or error)
-            return
-        self.failure = None
-
-
 def position_frame(game):
     """The game's position as a frame: the board's colours, centred, the rest dark."""
     from rolit_core.palette import NORMAL
@@ -276,15 +259,6 @@ def position_frame(game):
     return frame
 
 
-def finished(app):
-    """True once the whole game (or match) is over."""
-    match = getattr(app, "match", None)
-    if match is not None:
-        return match.over
-    game = getattr(app, "game", None)
-    return game is not None and game.over
-
-
 # -- checks before anything runs -------------------------------------------------------------
 
 def _fail(message):
@@ -292,56 +266,66 @@ def _fail(message):
 
 
 def check_output(option, path, image=False):
-    """A file the run will write: its folder must exist and take files; it must not be a
-    folder. Nothing is written to ``path`` itself."""
-    if not path:
-        _fail("%s needs a file name" % option)
-    if os.path.isdir(path):
-        _fail("%s %s is a folder, not a file" % (option, path))
-    if os.path.exists(path) and not os.path.isfile(path):
-        # a device, a pipe...: the file would be replaced by a new one (or block the run)
-        _fail("%s %s is not a regular file" % (option, path))
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        _fail("%s %s: folder %s does not exist" % (option, path, folder))
+    """A file the run will write (``sim.userfiles.output_path``), with the name of a picture
+    type for ``image``; an existing one must be of the kind the option writes (a record this
+    program wrote, a picture), else it is left untouched. Nothing is written to ``path``."""
+    try:
+        exists = output_path(option, path)
+    except UserFileError as error:
+        _fail(str(error))
     if image and os.path.splitext(path)[1].lower() not in IMAGE_TYPES:
         _fail("%s %s: the name must end in %s" % (option, path, ", ".join(IMAGE_TYPES)))
-    import tempfile
-    try:
-        handle, probe = tempfile.mkstemp(dir=folder, prefix=".rolit-probe-")
-        os.close(handle)
-        os.remove(probe)
-    except OSError as error:
-        _fail("%s %s: cannot write in %s (%s)" % (option, path, folder, error.strerror or error))
-    if os.path.exists(path) and not os.access(path, os.W_OK):
+    if exists and not os.access(path, os.W_OK):
         _fail("%s %s: the file is read-only" % (option, path))
+    if exists and os.path.getsize(path) and \
+            not (_is_picture(path) if image else _is_record(path)):
+        _fail("%s %s exists and is not %s: left untouched (delete it or give another name)"
+              % (option, path, "a picture" if image else "a game record this program wrote"))
+
+
+def _is_record(path):
+    """Whether ``path`` begins like a record this program writes (``Game.record()``)."""
+    try:
+        with open(path, "rb") as file:
+            head = file.read(len(RECORD_HEADER.encode()) + 3)
+    except OSError:
+        return False
+    return head.decode("utf-8", "replace").lstrip("\ufeff").startswith(RECORD_HEADER)
+
+
+def _is_picture(path):
+    """Whether ``path`` holds a picture (PNG, BMP, JPEG by their first bytes; TGA, which has
+    none, if pygame reads it)."""
+    try:
+        with open(path, "rb") as file:
+            head = file.read(4)
+        if head.startswith(IMAGE_MAGIC):
+            return True
+        if os.path.getsize(path) > 1 << 26:
+            return False
+        import pygame
+        pygame.image.load(path)
+    except Exception:  # pygame.error, OSError: not a picture
+        return False
+    return True
 
 
 def read_record(path):
-    """The text of a game record file, or a one-line SystemExit saying why it is unusable."""
-    if not path:
-        _fail("--replay needs a file name")
-    if os.path.isdir(path):
-        _fail("--replay %s is a folder, not a game record" % path)
+    """The text of a game record file, or a one-line SystemExit saying why it is unusable.
+    Bytes that are not UTF-8 become U+FFFD, as in the browser, so that the record reader
+    says the same about a file in both (``rolit_core.record``: "not a game record...")."""
     try:
-        with open(path, "rb") as file:
-            data = file.read(MAX_RECORD_BYTES + 1)
-    except OSError as error:
-        _fail("cannot read %s: %s" % (path, error.strerror or error))
-    if len(data) > MAX_RECORD_BYTES:
-        _fail("%s is over %d KB: not a game record" % (path, MAX_RECORD_BYTES >> 10))
-    try:
-        return data.decode("utf-8-sig")  # a byte-order mark from a Windows editor is fine
-    except UnicodeDecodeError as error:
-        _fail("%s is not UTF-8 text (byte 0x%02x at offset %d): not a game record"
-              % (path, data[error.start], error.start))
+        data = read_input("--replay", path, MAX_RECORD_BYTES, "a game record", text=False)
+    except UserFileError as error:
+        _fail(str(error))
+    return data.decode("utf-8-sig", "replace")  # a byte-order mark from a Windows editor
 
 
-def record_players(text, path):
-    """How many players the record's game has; a bad record fails with the rules' message."""
+def record_game(text, path):
+    """The record's game; a bad record fails with the rules' message."""
     from rolit_core import Game
     try:
-        return Game.from_record(text).players
+        return Game.from_record(text)
     except ValueError as error:
         _fail("%s: %s" % (path, error))
 
@@ -357,6 +341,10 @@ def check_seats(args, players_in_record):
     if seats is not None and len(seats) == 1 and seats[0] != "human":
         _fail("--players %s: one seat is solo play, where a person plays two colours; "
               "give 2-4 seats for a computer" % seats[0])
+    if args.time_limit and (args.headless or (seats is not None and "human" not in seats)):
+        # the App times a person's moves only: computers answer in their own time
+        _fail("--time-limit times a person's moves, and %s has no person"
+              % ("--headless" if args.headless else "--players " + ",".join(seats)))
     if not args.headless:
         return
     if players_in_record is not None:
@@ -373,10 +361,11 @@ def check_seats(args, players_in_record):
         _fail("--headless plays computers only: --players like hard,medium")
 
 
-def open_storage(args, mode):
+def open_storage(args, mode, warnings=None):
     """The FileStorage to use, checked (None: keep nothing). The default file in the user data
     folder is only for the window and the terminal; when it cannot be used the game runs
-    without it and says so. A ``--storage FILE`` that cannot be used stops the run."""
+    without it (never touching it) and says so at once on stderr and, through ``warnings`` (a
+    list, if given), beside the panel. A ``--storage FILE`` that cannot be used stops the run."""
     from .device import FileStorage, StorageError
     path = args.storage
     if path is not None and path.lower() == "none":
@@ -390,7 +379,17 @@ def open_storage(args, mode):
             storage = FileStorage(path)
             storage.check()
         except (OSError, StorageError) as error:
-            print("Settings will not be kept: %s" % error, file=sys.stderr)
+            if getattr(error, "foreign", False):
+                warning = ("Settings will not be kept: %s is not a Rolit Handheld save (left "
+                           "untouched): delete it or use --storage FILE" % path)
+                # short enough for an 80-column terminal's status line
+                shown = ("%s is not this game's save: delete it or use --storage FILE"
+                         % os.path.basename(path))
+            else:
+                warning = shown = "Settings will not be kept: %s" % error
+            print(warning, file=sys.stderr)
+            if warnings is not None:
+                warnings.append(shown)
             return None
         return storage
     storage = FileStorage(path)
@@ -403,8 +402,10 @@ def open_storage(args, mode):
 
 # -- running ---------------------------------------------------------------------------------
 
-def build(args, storage=None, text=None):
-    """The App (started or loaded as asked) and the Device that shows it."""
+def build(args, storage=None, text=None, warnings=None):
+    """The App (started or loaded as asked) and the Device that shows it. A game asked for on
+    the command line never replaces an unfinished one in the storage: the run saves nothing
+    (``app.storage`` None), said on stderr and through ``warnings`` (a list, if given)."""
     from rolit_core.app import App
     from .device import Device, FileStorage
 
@@ -418,11 +419,24 @@ def build(args, storage=None, text=None):
     app = App(storage=storage, seed=args.seed, levels=LEVELS)  # the desktop offers expert too
     device.app = app
     options = start_options(args)
+    match = app.match
+    if (args.replay or options is not None) and match is not None and not match.over:
+        app.storage = None
+        print("Nothing is saved this run, so that the unfinished game in %s is kept (python -m "
+              "sim without game options resumes it)" % storage.path, file=sys.stderr)
+        if warnings is not None:
+            warnings.append("Not saved: the unfinished game in %s is kept"
+                            % os.path.basename(storage.path))
     if args.replay:
         if text is None:
             text = read_record(args.replay)
+        more = {}
+        if args.rounds is not None:
+            more["rounds"] = args.rounds
+        if args.time_limit is not None:
+            more["time_limit"] = args.time_limit
         try:
-            app.load_record(text, seats=args.players)
+            app.start(seats=args.players or (), record=text, **more)
         except ValueError as error:
             raise SystemExit("%s: %s" % (args.replay, error))
     elif options is not None:
@@ -431,38 +445,6 @@ def build(args, storage=None, text=None):
         except ValueError as error:
             raise SystemExit("cannot start that game: %s" % error)
     return app, device
-
-
-def headless(args, app, device, recorder, frame_ms=20, limit_ms=4 * 3600 * 1000):
-    """Play to the end on a fake clock, as fast as the computers think."""
-    from rolit_core.app import SELECT
-    game = getattr(app, "game", None)
-    if game is None:
-        raise SystemExit("--headless needs a game: give --players (all computers) or --replay")
-    if "human" in getattr(app, "kinds", ()):
-        raise SystemExit("--headless plays computers only: --players like hard,medium")
-    now = 0
-    tap = [(SELECT, True), (SELECT, False)]
-    while not finished(app):
-        # Between rounds of a match nobody is there to press SELECT: press it for them.
-        device.update(now, tap if app.mode in ("round_end", "table") else ())
-        if recorder is not None:
-            recorder.update(app)
-        now += frame_ms
-        if now > limit_ms:
-            raise SystemExit("the game did not finish within %d simulated hours"
-                             % (limit_ms // 3600000))
-    if recorder is not None:
-        recorder.update(app)
-        if recorder.failure:
-            raise SystemExit(recorder.failure)
-    game = app.game
-    scores = game.scores()
-    letters = " RYGB"
-    parts = ["%s %d" % ("+".join([letters[c] for c in game.seat_colours[seat]]), scores[seat])
-             for seat in range(len(scores))]
-    print("game over after %d moves: %s" % (len(game.board.moves), ", ".join(parts)))
-    return 0
 
 
 def choose_mode(args):
@@ -489,36 +471,122 @@ def choose_mode(args):
     return "window"
 
 
-def check(args):
+# Options that only some modes use, by the modes (and "screenshot": a --screenshot) that do.
+# Every other combination is refused in one line: an option is never dropped without a word.
+_DRIVER = ("settings", "layout", "rotation", "mirror", "pixel_order", "gamma", "brightness",
+           "max_ma", "panel_layout", "panel_rotation", "panel_mirror", "panel_order")
+MODE_OPTIONS = tuple([(name, ("window", "terminal", "screenshot")) for name in _DRIVER]) + (
+    ("fps", ("window", "terminal")),
+    ("sound", ("window", "terminal")),
+    ("no_labels", ("window", "terminal", "screenshot")),
+    ("fullscreen", ("window",)),
+    ("window_size", ("window",)),
+    ("colours", ("terminal",)),
+)
+_WHY = {"window": "only the window uses it", "terminal": "only the terminal uses it"}
+
+
+def _flag(name):
+    return "--" + name.replace("_", "-")
+
+
+def unused_options(args, mode):
+    """The options given that ``mode`` (with or without a --screenshot) would not use."""
+    unused = []
+    for name, modes in MODE_OPTIONS:
+        if getattr(args, name) is None or getattr(args, name) is False:
+            continue
+        if mode in modes or (args.screenshot and "screenshot" in modes):
+            continue
+        unused.append(name)
+    return unused
+
+
+def check_mode_options(args, mode):
+    """Refuse, in one line, an option the chosen mode would not use."""
+    unused = unused_options(args, mode)
+    if not unused:
+        return
+    name = unused[0]
+    modes = dict(MODE_OPTIONS)[name]
+    if "screenshot" in modes and mode == "headless":
+        _fail("%s changes only the picture, and --headless draws none without --screenshot"
+              % _flag(name))
+    if mode == "terminal" and not args.terminal:
+        _fail("%s needs the window, which cannot open here (see above)" % _flag(name))
+    why = _WHY.get(modes[0]) if len(modes) == 1 else "only the window and the terminal use it"
+    _fail("%s: %s, not --%s" % (_flag(name), why, mode))
+
+
+def check_replay_options(args, game):
+    """``--replay`` takes the board size, teams, tie rule and first colour from the record:
+    an option that says otherwise is refused (one that agrees is fine). ``--rounds`` and
+    ``--time-limit`` make the record's game the first round of a match, with that clock."""
+    from rolit_core.board import NAMES
+    record = {"size": game.size, "teams": game.teams, "tie": game.tie,
+              "first": NAMES[game.first]}
+    shown = {"size": "%dx%d" % (game.size, game.size),
+             "teams": "two colours each" if game.teams else "one colour each",
+             "tie": "tie rule %s" % game.tie,
+             "first": "%s first" % NAMES[game.first].capitalize()}
+    for name in ("size", "teams", "tie", "first"):
+        value = getattr(args, name)
+        if value is None or value is False or value == record[name]:
+            continue
+        _fail("%s: %s is %s (--replay takes the size, teams, tie and first colour from the "
+              "record)" % (_flag(name), args.replay, shown[name]))
+
+
+def check_distinct(args):
+    """No file is both written by one option and read or written by another (through links
+    too): the record over the settings, the picture over the record... The one exception is
+    ``--replay FILE --record FILE``, which plays on and keeps the longer record there."""
+    storage = args.storage if args.storage and args.storage.lower() != "none" else None
+    files = [(name, path) for name, path in (
+        ("--storage", storage), ("--record", args.record), ("--screenshot", args.screenshot),
+        ("--replay", args.replay), ("--settings", args.settings)) if path]
+    for i in range(len(files)):
+        for j in range(i + 1, len(files)):
+            (one, first), (other, second) = files[i], files[j]
+            if (one, other) == ("--record", "--replay") or \
+                    os.path.realpath(first) != os.path.realpath(second):
+                continue
+            _fail("%s and %s are the same file: %s" % (one, other, second))
+
+
+def check(args, warnings=None):
     """Every argument and path, before anything runs. Returns the mode, the storage and the
-    replayed record's text."""
+    replayed record's text; ``warnings`` (a list) gets what the run should show on screen."""
     text = None
     players_in_record = None
     if args.replay is not None:
         text = read_record(args.replay)
-        players_in_record = record_players(text, args.replay)
+        game = record_game(text, args.replay)
+        players_in_record = game.players
+        check_replay_options(args, game)
     check_seats(args, players_in_record)
+    check_distinct(args)
+    if args.settings is not None:
+        check_settings_file(args.settings)
     if args.record is not None:
         check_output("--record", args.record)
     if args.screenshot is not None:
         check_output("--screenshot", args.screenshot, image=True)
-    if args.storage and args.storage.lower() != "none":
-        for other, name in ((args.record, "--record"), (args.replay, "--replay"),
-                            (args.screenshot, "--screenshot"), (args.settings, "--settings")):
-            if other and os.path.abspath(other) == os.path.abspath(args.storage):
-                _fail("--storage and %s are the same file: %s" % (name, other))
     mode = choose_mode(args)
+    check_mode_options(args, mode)
     if mode == "terminal" and not os.isatty(sys.stdin.fileno()):
         _fail("terminal mode needs a terminal (stdin is not a tty); --headless runs without one")
-    storage = open_storage(args, mode)
+    storage = open_storage(args, mode, warnings)
     return mode, storage, text
 
 
 def run(args):
     from .device import describe
 
-    mode, storage, text = check(args)
-    app, device = build(args, storage, text)
+    warnings = []
+    mode, storage, text = check(args, warnings)
+    app, device = build(args, storage, text, warnings)
+    storage = app.storage
     recorder = Recorder(args.record) if args.record else None
     seat_names = list(args.players) if args.players else None
     if args.sound and mode != "headless":
@@ -535,6 +603,8 @@ def run(args):
         info = describe(app_, seat_names)
         if recorder is not None and recorder.failure and "notice" not in info:
             info["notice"] = recorder.failure
+        if warnings and "notice" not in info:
+            info["notice"] = warnings[0]  # the terminal's screen hides what went to stderr
         return info
 
     status = 0
@@ -545,8 +615,14 @@ def run(args):
             status = headless(args, app, device, recorder)
         elif mode == "terminal":
             from . import terminal
-            truecolour = None if args.colours == "auto" else args.colours == "24bit"
-            terminal.run(device, information, fps=args.fps, truecolour=truecolour,
+            truecolour = None if args.colours in (None, "auto") else args.colours == "24bit"
+            shown = information
+            if args.no_labels:
+                def shown(app_):
+                    info = information(app_)
+                    info.pop("size", None)  # the a-h / 1-8 labels go with the board's size
+                    return info
+            terminal.run(device, shown, fps=args.fps or DEFAULT_FPS, truecolour=truecolour,
                          on_frame=on_frame)
     finally:
         if device.speaker is not None:
@@ -555,6 +631,8 @@ def run(args):
             save_on_quit(app, storage)
     if recorder is not None:
         recorder.update(app)
+        for note in recorder.notes:
+            print(note, file=sys.stderr)
         if recorder.failure:
             print(recorder.failure, file=sys.stderr)
             status = 1
@@ -579,13 +657,21 @@ def save_on_quit(app, storage):
 def run_window(args, device, seat_names, information, on_frame):
     """Play in the window until it is closed; returns "terminal" if it could not open."""
     from . import window as window_module
+    # The first game's how-to, once: remembered in the simulator's data folder, beside the save.
+    path = getattr(getattr(device.app, "storage", None), "path", None)
+    howto = os.path.join(os.path.dirname(path), window_module.HOWTO_FILE) \
+        if path and args.storage is None else None
     try:
         win = window_module.Window(device, size=args.window_size, labels=not args.no_labels,
                                    fullscreen=args.fullscreen, seat_names=seat_names,
-                                   fps=args.fps, describe=information)
+                                   fps=args.fps or DEFAULT_FPS, describe=information,
+                                   howto=howto)
     except Exception as error:  # the display went away, a size the screen refuses...
         if args.window or not os.isatty(sys.stdin.fileno()):
             _fail("cannot open a window: %s" % error)
+        unused = unused_options(args, "terminal")
+        if unused:
+            _fail("cannot open a window (%s), which %s needs" % (error, _flag(unused[0])))
         print("Cannot open a window (%s): starting the terminal mode." % error, file=sys.stderr)
         return "terminal"
     try:
@@ -606,8 +692,10 @@ def screenshot_at_end(args, app, device, seat_names):
     if game is not None:
         info["size"] = game.size  # the picture is the final position: label it
     info.pop("cursor", None)
+    if args.no_labels:
+        info.pop("size", None)
     try:
-        screenshot(device.colours, info, args.screenshot)
+        write_atomically(args.screenshot, lambda path: screenshot(device.colours, info, path))
     except Exception as error:  # pygame.error: a disk that filled up meanwhile...
         print("screenshot not saved to %s: %s" % (args.screenshot, error), file=sys.stderr)
         return 1

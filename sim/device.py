@@ -8,32 +8,35 @@ from hardware.matrix import Matrix
 from rolit_core.events import PAUSE_ITEMS
 
 from .strip import Panel, SimStrip
+from .userfiles import UserFileError, output_path, read_input, write_atomically
 
 WIDTH = HEIGHT = 8
 
 
-SAVE_MAGIC = b"RH"  # how every save of this program begins (rolit_core.save)
+MAX_SAVE_BYTES = 0xFFFF + 7  # the save's length field is 2 bytes (rolit_core.save)
 
 
-def open_temporary(path):
-    """A new, empty file at ``path`` for writing (a file descriptor). Whatever was there before
-    (left by an interrupted write) is removed first, a link as a link: never written through."""
-    if os.path.lexists(path):
-        os.remove(path)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | \
-        getattr(os, "O_BINARY", 0)
-    return os.open(path, flags, 0o644)
+def is_save(data):
+    """Whether ``data`` is a save of this program (perhaps damaged): ``RH``, a version it
+    reads, and a length field that matches the size (rolit_core.save's layout)."""
+    from rolit_core.save import MAGIC, VERSIONS
+    return (len(data) >= 7 and data[0:2] == MAGIC and data[2] in VERSIONS and
+            (data[3] << 8 | data[4]) + 7 == len(data))
 
 
 class StorageError(Exception):
-    """A ``--storage`` file that must not or cannot be used; the message says why."""
+    """A ``--storage`` file that must not or cannot be used; the message says why. ``foreign``:
+    the file is some other program's (or a person's), which is never touched."""
+
+    foreign = False
 
 
 class FileStorage:
     """``load()`` / ``save(data)`` on a file, like the device's non-volatile memory.
 
-    ``save`` writes a temporary file, flushes it to the disk and renames it over the old one,
-    so a failed or interrupted write never destroys the last good save. ``failure`` holds why
+    ``save`` writes a new temporary file (a unique name: never one left there, never through a
+    link), flushes it to the disk and renames it over the old one, so a failed or interrupted
+    write never destroys the last good save. ``failure`` holds why
     the last save failed (None after a good one), for the screen to show.
     """
 
@@ -42,56 +45,46 @@ class FileStorage:
         self.failure = None
 
     def check(self):
-        """Raise ``StorageError`` unless ``path`` is usable: not a folder, not some other
-        program's file (that is never touched), and writable (tried, then tidied up)."""
+        """Raise ``StorageError`` unless ``path`` is usable: not a folder, a device or a pipe,
+        not some other program's file (that is never touched), and writable (tried, then
+        tidied up). A file is this program's save if its header (``RH``, a known version, the
+        length) matches its size; one whose checksum then fails is a damaged save, which the
+        App reports on its error screen and replaces."""
         path = self.path
         if not path:
             raise StorageError("needs a file name (or none)")
-        if os.path.isdir(path):
-            raise StorageError("%s is a folder, not a file" % path)
-        if os.path.exists(path) and not os.path.isfile(path):
-            raise StorageError("%s is not a regular file (a device, a pipe...)" % path)
-        folder = os.path.dirname(os.path.abspath(path))
-        if not os.path.isdir(folder):
-            raise StorageError("folder %s does not exist" % folder)
         try:
-            with open(path, "rb") as file:
-                head = file.read(len(SAVE_MAGIC))
-        except FileNotFoundError:
-            head = None
-        except OSError as error:
-            raise StorageError("cannot read %s: %s" % (path, error.strerror or error))
-        if head and head != SAVE_MAGIC[:len(head)]:
-            raise StorageError("%s is not a Rolit Handheld save: left untouched (give another "
-                               "file, or none)" % path)
-        try:
-            os.close(open_temporary(os.path.realpath(path) + ".tmp"))
-            os.remove(os.path.realpath(path) + ".tmp")
-        except OSError as error:
-            raise StorageError("cannot write next to %s: %s" % (path, error.strerror or error))
+            exists = output_path("", path)
+            data = read_input("", path, MAX_SAVE_BYTES, "a Rolit Handheld save", text=False) \
+                if exists else b""
+        except UserFileError as error:
+            raise StorageError(str(error))
+        if data and not is_save(data):
+            from hardware.storage import MAGIC as DEVICE_MAGIC
+            what = "not a Rolit Handheld save"
+            if data[:2] == DEVICE_MAGIC:
+                what = "the handheld's own save file (ROLIT_STORAGE = \"file\"), which the " \
+                       "simulator does not read"
+            error = StorageError("%s is %s: left untouched" % (path, what))
+            error.foreign = True
+            raise error
 
     def load(self):
         try:
             with open(self.path, "rb") as file:
-                return file.read() or None  # an empty file holds no save
+                # an empty file holds no save; one too long for a save is not read in full
+                return file.read(MAX_SAVE_BYTES + 1) or None
         except FileNotFoundError:
             return None
 
     def save(self, data):
-        target = os.path.realpath(self.path)  # through a link to its file: the link stays
-        temporary = target + ".tmp"
-        try:
-            with os.fdopen(open_temporary(temporary), "wb") as file:
+        def write(path):
+            with open(path, "wb") as file:
                 file.write(bytes(data))
-                file.flush()
-                os.fsync(file.fileno())
-            os.replace(temporary, target)
+        try:
+            write_atomically(self.path, write)
         except OSError as error:
             self.failure = "not saved: %s" % (error.strerror or error)
-            try:
-                os.remove(temporary)
-            except OSError:
-                pass
             raise  # the App counts it as a failed save too
         self.failure = None
 
@@ -102,14 +95,18 @@ class Device:
     ``driver`` holds the Matrix settings (``layout``, ``rotation``, ``mirror``, ``gamma``,
     ``brightness``, ``max_current_ma``) and ``pixel_order``, the order the driver sends;
     ``panel`` describes the physical panel (``layout``, ``rotation``, ``mirror``,
-    ``chip_order``) and defaults to the driver's wiring, i.e. a correctly configured device.
+    ``chip_order``) and defaults to the driver's wiring, i.e. a correctly configured device,
+    with WS2812B chips (GRB), or RGBW chips in the driver's order for a GRBW or RGBW driver.
     """
 
     def __init__(self, app, driver=None, panel=None):
         driver = dict(driver or {})
         pixel_order = driver.pop("pixel_order", "GRB")
+        # A driver told to send four bytes (GRBW, RGBW) has an RGBW strip (SK6812): the panel's
+        # chips are those, unless ``panel`` says otherwise; else WS2812B chips (GRB).
+        chips = pixel_order if len(pixel_order) == 4 else "GRB"
         wiring = {"layout": driver.get("layout", "rows"), "rotation": driver.get("rotation", 0),
-                  "mirror": driver.get("mirror", False), "chip_order": "GRB"}
+                  "mirror": driver.get("mirror", False), "chip_order": chips}
         wiring.update(panel or {})
         self.app = app
         self.strip = SimStrip(WIDTH * HEIGHT, pixel_order=pixel_order)

@@ -27,15 +27,15 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
+import time
+
+from .rp2040.images import (DRIVE_OFFSET, DRIVE_SIZE, FLASH_BASE, FLASH_SIZE,  # noqa: F401
+                            NVM_OFFSET, NVM_SIZE, ImageError, check_flash_target, flash_from_bytes,
+                            read_uf2, write_flash_file)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOST = os.path.join(ROOT, "sim", "rp2040", "host.mjs")
-FLASH_BASE = 0x10000000
-FLASH_SIZE = 2 * 1024 * 1024
-DRIVE_OFFSET = 0x100000          # CIRCUITPY: the second MiB of the Pico's flash
-DRIVE_SIZE = 1024 * 1024
-NVM_OFFSET = DRIVE_OFFSET - 4096  # microcontroller.nvm: the 4 KiB just below the drive
-NVM_SIZE = 4096
 OFFICIAL = "https://circuitpython.org/board/raspberry_pi_pico/"
 # The pico preset's pins (hardware/settings/pico.toml): key name -> GPIO number.
 PICO_KEYS = {"up": 2, "down": 3, "left": 4, "right": 5, "select": 6, "back": 7}
@@ -44,6 +44,9 @@ MATRIX_GPIO = 0
 
 class EmulatorError(RuntimeError):
     """The emulator cannot run: no firmware, no Node.js, no rp2040js or bootrom, a dead host."""
+
+
+INTERRUPTED = 130  # the exit status after Ctrl-C (128 + SIGINT), as python -m sim
 
 
 # -- what it needs -----------------------------------------------------------------------
@@ -85,10 +88,18 @@ def missing_reason():
                                                                   "*.uf2")
         return ("no CircuitPython UF2 for the Raspberry Pi Pico at %s: download one from %s "
                 "and set ROLIT_FIRMWARE=path/to/file.uf2" % (where, OFFICIAL))
-    if shutil.which("node") is None:
-        return "Node.js is not installed (the emulator runs on it)"
-    if not os.path.isdir(os.path.join(ROOT, "node_modules", "rp2040js")):
-        return "rp2040js is not installed: run `make setup`"
+    return runtime_missing()
+
+
+def runtime_missing(node="node"):
+    """What the emulator itself lacks here (Node.js, rp2040js, the bootrom), in one line, or
+    None."""
+    if shutil.which(node) is None:
+        return ("Node.js is not installed (the emulator runs on it): install it (Debian: "
+                "apt install nodejs npm), then run `make emulate`")
+    if not os.path.isfile(os.path.join(ROOT, "node_modules", "rp2040js", "package.json")):
+        return ("rp2040js is not installed (node_modules/rp2040js): run `make emulate`, or "
+                "`npm ci` in %s" % ROOT)
     try:
         bootrom_words()
     except EmulatorError as error:
@@ -118,26 +129,15 @@ def bootrom_words():
 
 
 def uf2_flash(data):
-    """The flash contents a UF2 file programs, from offset 0 (gaps are 0xff)."""
-    image = bytearray()
-    for at in range(0, len(data) - 511, 512):
-        block = data[at:at + 512]
-        magic0, magic1, flags, address, size = struct.unpack_from("<IIIII", block, 0)
-        if magic0 != 0x0A324655 or magic1 != 0x9E5D5157 or block[508:512] != b"\x30\x6F\xB1\x0A":
-            raise EmulatorError("not a UF2 file (bad block at byte %d)" % at)
-        if flags & 1:  # "not main flash"
-            continue
-        offset = address - FLASH_BASE
-        if not 0 <= offset < FLASH_SIZE or size > 476:
-            raise EmulatorError("UF2 block for 0x%08x is outside the Pico's flash" % address)
-        if len(image) < offset + size:
-            image.extend(b"\xff" * (offset + size - len(image)))
-        image[offset:offset + size] = block[32:32 + size]
-    if not image:
-        raise EmulatorError("the UF2 file programs nothing")
-    if len(image) > NVM_OFFSET:
-        raise EmulatorError("the firmware overlaps the nvm and CIRCUITPY areas")
-    return bytes(image)
+    """The flash contents a UF2 file programs, from offset 0 (gaps are 0xff); EmulatorError for
+    anything that is not a whole RP2040 UF2 (``sim.rp2040.images.uf2_flash`` says what is
+    checked)."""
+    from .rp2040.images import uf2_flash as parse
+
+    try:
+        return parse(data)
+    except ImageError as error:
+        raise EmulatorError(str(error))
 
 
 def deployed_files(preset="pico", settings=None):
@@ -165,7 +165,7 @@ def with_settings(text, settings):
     """``settings.toml`` text with each key of ``settings`` set (replaced where present)."""
     lines = text.decode().splitlines()
     for key, value in settings.items():
-        line = "%s = %s" % (key, json.dumps(value) if isinstance(value, str) else int(value))
+        line = "%s = %s" % (key, '"%s"' % value if isinstance(value, str) else int(value))
         for i, old in enumerate(lines):
             if old.split("=")[0].strip() == key:
                 lines[i] = line
@@ -230,7 +230,7 @@ class Emulator:
     def __init__(self, firmware=None, files=None, flash=None, keys=PICO_KEYS, node="node",
                  xip=False):
         self.firmware = firmware or find_firmware()
-        if self.firmware is None:
+        if self.firmware is None and flash is None:
             raise EmulatorError(missing_reason() or "no firmware")
         self.keys = dict(keys)
         self.node = node
@@ -238,6 +238,7 @@ class Emulator:
         self._files = files
         self._flash = flash
         self._process = None
+        self._sent = 0  # commands sent: each answer names its command
         self._folder = None
         self._decoder = None
         self.console = ""
@@ -245,19 +246,27 @@ class Emulator:
         self.ns = 0
         self.cycles = 0
         self.boots = 0
+        self.busy = None       # the share of the last run's time the core was not asleep
+        self.uart_out = [bytearray(), bytearray()]  # what the firmware sent on UART0, UART1
         self.on_serial = None  # called with each piece of console text
         self.on_frame = None   # called with each Frame
 
     # -- power -------------------------------------------------------------------------
 
     def flash_image(self):
-        """The 2 MiB the chip starts with: firmware, blank nvm, the CIRCUITPY drive."""
+        """The 2 MiB the chip starts with: firmware, blank nvm, the CIRCUITPY drive; or the
+        ``flash`` given (2 MiB, or the contents of a file ``save_flash`` wrote)."""
         from .rp2040.fat import build_image
 
         if self._flash is not None:
-            return bytes(self._flash)
-        with open(self.firmware, "rb") as handle:
-            image = bytearray(uf2_flash(handle.read()))
+            try:
+                return flash_from_bytes(bytes(self._flash), "flash=")
+            except ImageError as error:
+                raise EmulatorError(str(error))
+        try:
+            image = bytearray(read_uf2(self.firmware))
+        except ImageError as error:
+            raise EmulatorError(str(error))
         image.extend(b"\xff" * (FLASH_SIZE - len(image)))
         if self._files is not None:
             image[DRIVE_OFFSET:DRIVE_OFFSET + DRIVE_SIZE] = build_image(self._files, DRIVE_SIZE)
@@ -267,22 +276,31 @@ class Emulator:
         """Power on: start the host process and the chip."""
         if self._process is not None:
             return self
-        if shutil.which(self.node) is None:
-            raise EmulatorError("Node.js is not installed (the emulator runs on it)")
+        reason = runtime_missing(self.node)
+        if reason:
+            raise EmulatorError(reason)
+        image = self.flash_image()
         self._folder = tempfile.mkdtemp(prefix="rolit-pico-")
-        bootrom = os.path.join(self._folder, "bootrom.bin")
-        with open(bootrom, "wb") as handle:
-            handle.write(struct.pack("<4096I", *bootrom_words()))
-        flash = os.path.join(self._folder, "flash.bin")
-        with open(flash, "wb") as handle:
-            handle.write(self.flash_image())
-        self._process = subprocess.Popen(
-            [self.node, HOST, "--bootrom", bootrom, "--flash", flash] + (
-                ["--xip"] if self.xip else []), cwd=ROOT,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            bufsize=0)
-        self._reset_decoder()
-        self._wait("ready")
+        try:
+            bootrom = os.path.join(self._folder, "bootrom.bin")
+            with open(bootrom, "wb") as handle:
+                handle.write(struct.pack("<4096I", *bootrom_words()))
+            flash = os.path.join(self._folder, "flash.bin")
+            with open(flash, "wb") as handle:
+                handle.write(image)
+            # Its own session: a Ctrl-C at the terminal reaches Python alone, which can still
+            # save the flash and then stops the host (it also ends when its stdin closes).
+            self._process = subprocess.Popen(
+                [self.node, HOST, "--bootrom", bootrom, "--flash", flash] + (
+                    ["--xip"] if self.xip else []), cwd=ROOT,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                bufsize=0, start_new_session=True)
+            self._errors = _Tail(self._process.stderr)
+            self._reset_decoder()
+            self._wait("ready")
+        except BaseException:  # Ctrl-C while Node starts, a host that dies at once
+            self.close()
+            raise
         self.boots = 1
         # Buttons to ground with the internal pull-ups: released, they read high. rp2040js does
         # not model pulls, so the pins are driven high from the start (the host keeps pins as
@@ -301,7 +319,7 @@ class Emulator:
                 pass
             try:
                 process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
+            except BaseException:  # no answer in time, or a second Ctrl-C: no stray process
                 process.kill()
                 process.wait()
             for stream in (process.stdin, process.stdout, process.stderr):
@@ -383,6 +401,10 @@ class Emulator:
         data = text.encode() if isinstance(text, str) else bytes(text)
         self._command({"cmd": "serial", "data": data.decode("latin-1")})
 
+    def uart_send(self, index, data):
+        """Bytes to UART ``index``'s RX pin (its 32-byte FIFO drops what does not fit)."""
+        self._command({"cmd": "uart", "index": int(index), "data": bytes(data).hex()})
+
     def xip_counts(self, reset=False):
         """With ``xip=True``: reads of the flash window since the last reset that the modelled
         XIP cache served (``hits``), missed (``misses``) and that bypassed it (``uncached``)."""
@@ -409,8 +431,14 @@ class Emulator:
         return read_files(self.read_flash(DRIVE_OFFSET, DRIVE_SIZE))
 
     def save_flash(self, path):
-        """The whole 2 MiB flash into a file (``Emulator(flash=...)`` boots it again)."""
-        self._command({"cmd": "save_flash", "path": os.path.abspath(path)})
+        """The whole 2 MiB flash into a file (``Emulator(flash=...)`` boots its contents
+        again), written beside it and renamed over it; a file there that is not a flash image
+        is never replaced (``sim.rp2040.images.write_flash_file``). EmulatorError if not saved."""
+        flash = self.read_flash(0, FLASH_SIZE)
+        try:
+            write_flash_file(path, flash)
+        except ImageError as error:
+            raise EmulatorError(str(error))
 
     # -- the protocol ----------------------------------------------------------------------
 
@@ -423,20 +451,27 @@ class Emulator:
     def _command(self, command):
         if self._process is None:
             raise EmulatorError("the emulator is not running (call start())")
+        self._sent += 1
+        command = dict(command, id=self._sent)
         try:
             self._process.stdin.write((json.dumps(command) + "\n").encode())
             self._process.stdin.flush()
         except OSError:
-            raise EmulatorError("the emulator host died:\n" + self._stderr())
-        return self._wait("stopped" if command["cmd"] == "run" else "ok")
+            raise EmulatorError(self._died())
+        return self._wait("stopped" if command["cmd"] == "run" else "ok", self._sent)
 
-    def _wait(self, kind):
+    def _wait(self, kind, answer=None):
+        """Handle events until the one of ``kind`` answering command ``answer`` (answers to
+        commands whose wait a Ctrl-C cut short are passed over)."""
         stdout = self._process.stdout
         while True:
             line = stdout.readline()
             if not line:
-                raise EmulatorError("the emulator host died:\n" + self._stderr())
-            event = json.loads(line)
+                raise EmulatorError(self._died())
+            try:
+                event = json.loads(line)
+            except ValueError:  # the rest of a line a Ctrl-C interrupted the reading of
+                continue
             name = event["ev"]
             if name == "serial":
                 text = self._decoder.decode(event["data"].encode("latin-1"))
@@ -451,25 +486,67 @@ class Emulator:
                 if self.on_frame is not None:
                     self.on_frame(frame)
                 continue
+            if name == "uart":
+                self.uart_out[event["index"]].extend(bytes.fromhex(event["data"]))
+                continue
+            if event.get("id") != answer:
+                continue
             if name == "error":
                 raise EmulatorError("emulator host: " + event["message"])
             if "ns" in event:
                 self.ns = event["ns"]
                 self.cycles = event["cycles"]
+            if "busy" in event:
+                self.busy = event["busy"]
             if name == kind:
                 return event
+
+    def _died(self):
+        """Why the host is gone: its first line says what is missing, the rest is Node's."""
+        text = self._stderr()
+        if "ERR_MODULE_NOT_FOUND" in text and "rp2040js" in text:
+            return runtime_missing(self.node) or "rp2040js cannot be loaded: run `make emulate`"
+        return "the emulator host died:\n" + text
 
     def _stderr(self):
         try:
             self._process.wait(timeout=2)
-            return self._process.stderr.read().decode(errors="replace")[-3000:]
+            self._errors.join(timeout=2)
         except Exception:
-            return "(no error output)"
+            pass
+        return self._errors.text() or "(no error output)"
+
+
+class _Tail(threading.Thread):
+    """Reads a stream to its end, keeping its last ``keep`` bytes: the host's stderr is read
+    all the time, so that a host writing much there never fills the pipe and blocks."""
+
+    def __init__(self, stream, keep=3000):
+        super().__init__(daemon=True)
+        self.stream = stream
+        self.keep = keep
+        self.data = b""
+        self.start()
+
+    def run(self):
+        try:
+            for chunk in iter(lambda: self.stream.read(4096), b""):
+                self.data = (self.data + chunk)[-self.keep:]
+        except (OSError, ValueError):  # closed by close()
+            pass
+
+    def text(self):
+        return self.data.decode(errors="replace")
 
 
 # -- for people: python -m sim.emulate ------------------------------------------------------
 
 KEY_NAMES = ("up", "down", "left", "right", "select", "back")  # rolit_core.app key numbers
+# keypad.Keys scans every 20 ms (emulated): a button held for 50 ms is seen in at least two
+# scans, so a press is never lost however slowly the chip runs, and none waits for long.
+KEY_HOLD_MS = 50
+MAX_QUEUED_KEYS = 256   # a stall of minutes while keys are held down: the rest are dropped
+STATUS_EVERY_MS = 250   # the panel's counters are drawn again this often (wall time)
 
 
 class _Bytes:
@@ -485,10 +562,14 @@ class EmulatedDevice:
     the settings say (a correctly built handheld).
 
     The emulated chip runs slower than a real one; each ``update`` runs at most ``slice_ms`` of
-    emulated time, so the device shows its own (slower) time.
+    emulated time, so the device shows its own (slower) time. Key events are queued and reach
+    the pins one at a time, each change held ``KEY_HOLD_MS`` of emulated time, so that keys
+    pressed while the chip lags are seen in order once it runs on. ``info()`` says what the
+    chip is doing (booting, running code.py, asleep...) with live counters.
     """
 
-    def __init__(self, pico, settings, slice_ms=25, console_lines=6):
+    def __init__(self, pico, settings, slice_ms=25, console_lines=6, clock=time.monotonic,
+                 started=None):
         from .strip import Panel
 
         self.pico = pico
@@ -501,32 +582,91 @@ class EmulatedDevice:
                            mirror=settings.matrix_mirror, chip_order=settings.pixel_order)
         self.colours = [(0, 0, 0)] * 64
         self.matrix_gpio = MATRIX_GPIO
+        self.keys = []          # (key name, pressed) not yet on the pins
+        self.dropped_keys = 0
+        self._key_at_ms = 0.0   # emulated time from which the next queued change may go out
+        self._pins = {}         # key name -> pressed, as last set
+        self._clock = clock
+        self._started = clock() if started is None else started  # power-on, wall time
+        self.first_frame = None  # (emulated s, wall s) of the first LED frame
         self._last = None
         self._shown = 0
+        self._info_at = None
 
     def update(self, now_ms, events=()):
         for key, pressed in events:
-            if 0 <= key < len(KEY_NAMES):
-                (self.pico.press if pressed else self.pico.release)(KEY_NAMES[key])
+            if not 0 <= key < len(KEY_NAMES):
+                continue
+            if len(self.keys) < MAX_QUEUED_KEYS:
+                self.keys.append((KEY_NAMES[key], bool(pressed)))
+            else:
+                self.dropped_keys += 1
+        self._send_keys()
         elapsed = self.slice_ms if self._last is None else now_ms - self._last
         self._last = now_ms
         self.pico.run(max(1, min(self.slice_ms, elapsed)))
+        self._send_keys()
         frames = self.pico.frames
+        if frames and self.first_frame is None:
+            self.first_frame = (frames[0].ns / 1e9, self._clock() - self._started)
+        if self._info_at is None or now_ms - self._info_at >= STATUS_EVERY_MS:
+            self._info_at = now_ms
+            changed = True  # the counters moved: draw them
+        else:
+            changed = False
         if len(frames) == self._shown:
-            return False
+            return changed
         self._shown = len(frames)
         self._strip.data = frames[-1].data
         self.colours = self.panel.display_colours()
         return True
 
+    def _send_keys(self):
+        """The next queued key change onto its pin, if the one before has been held long
+        enough; changes that would not change a pin go at once."""
+        while self.keys and self.pico.ms >= self._key_at_ms:
+            name, pressed = self.keys.pop(0)
+            if self._pins.get(name, False) == pressed:
+                continue
+            self._pins[name] = pressed
+            (self.pico.press if pressed else self.pico.release)(name)
+            self._key_at_ms = self.pico.ms + KEY_HOLD_MS
+            break
+
+    def state(self):
+        """What the chip is doing, in a few words."""
+        console = self.pico.console
+        if "Code done running" in console[console.rfind("code.py output:"):] and \
+                "code.py output:" in console:
+            return "code.py has ended (a key on the console restarts it)"
+        if not self.pico.frames:
+            if "code.py output:" in console:
+                return "starting code.py, no LED frame yet"
+            return "booting CircuitPython"
+        busy = getattr(self.pico, "busy", None)  # None before the first run
+        if busy is not None and busy < 0.02:
+            return "running code.py, the chip asleep (waiting)"
+        return "running code.py"
+
     def info(self):
-        """The side panel: emulated time and the console's last lines."""
+        """The side panel: what the chip does, emulated and wall time, the console's last
+        lines."""
         lines = [line for line in self.pico.console.replace("\r", "").split("\n")
                  if line.strip() and "\x1b" not in line]
+        wall = self._clock() - self._started
+        status = [self.state(),
+                  "%.1f s emulated in %.0f s here, %d frames" % (self.pico.ms / 1000, wall,
+                                                                 len(self.pico.frames))]
+        if self.first_frame is not None:
+            status.append("first LED frame at %.1f s emulated, %.0f s here" % self.first_frame)
+        if self.keys:
+            status.append("%d key change%s waiting for the chip" % (
+                len(self.keys), "" if len(self.keys) == 1 else "s"))
+        if self.dropped_keys:
+            status.append("%d key changes dropped (over %d queued)" % (self.dropped_keys,
+                                                                       MAX_QUEUED_KEYS))
         return {"title": "Pico (emulated)",
-                "status": ("%.1f s emulated, %d frames" % (self.pico.ms / 1000,
-                                                             len(self.pico.frames)),)
-                + tuple(lines[-self.console_lines:])}
+                "status": tuple(status) + tuple(lines[-self.console_lines:])}
 
 
 def _window(device, fps):
@@ -542,67 +682,237 @@ def _window(device, fps):
     return EmulatorWindow(device, fps=fps, title="Rolit Handheld on the emulated Pico")
 
 
-def main(argv=None):
-    import argparse
+SETTING_KEY = re.compile(r"[A-Z_][A-Z0-9_]{0,63}\Z")
+SETTING_INT = re.compile(r"-?([0-9]{1,10}|0x[0-9a-fA-F]{1,8})\Z", re.ASCII)
+MAX_SETTING_CHARS = 200
+CONSOLE_MAX_S = 24 * 3600
 
-    from .cli import display_available
+
+def parse_setting(item):
+    """``"KEY=VALUE"`` from ``--set`` -> ``(key, value)``, an int where VALUE is one (decimal or
+    0x hex, 32-bit), else text; ValueError (one line) for what settings.toml cannot hold."""
+    key, equals, value = item.partition("=")
+    key, value = key.strip(), value.strip()
+    if not equals or not SETTING_KEY.match(key):
+        raise ValueError("--set %s: give KEY=VALUE with a settings key in capitals, like "
+                         "ROLIT_SEED=7" % item[:80])
+    if len(value) > MAX_SETTING_CHARS:
+        raise ValueError("--set %s: the value is %d characters long (at most %d)"
+                         % (key, len(value), MAX_SETTING_CHARS))
+    if SETTING_INT.match(value):
+        number = int(value, 0) if "x" in value else int(value)
+        if not -2 ** 31 <= number < 2 ** 31:
+            raise ValueError("--set %s=%s: out of the range CircuitPython reads (32 bits)"
+                             % (key, value))
+        return key, number
+    if len(value) >= 2 and value[0] == value[-1] == '"':
+        value = value[1:-1]
+    if any(char in value for char in '"\\') or not value.isprintable():
+        raise ValueError("--set %s: quotes, backslashes and control characters cannot go in a "
+                         "settings.toml value" % key)
+    return key, value
+
+
+def check_settings(toml, keys):
+    """The device's own complaints (``hardware.config``) about the ``keys`` set in the
+    settings.toml text ``toml``: a list of one-line messages, empty when all are good."""
+    from .rp2040.mirror import load_settings
+
+    problems = []
+    for error in load_settings(toml).errors:
+        for key in keys:
+            if key in error:  # from the key on: the file and line are the tool's own
+                detail = error[error.index(key):].split("; using")[0]
+                problems.append(detail[:-len(": ignored")] if detail.endswith(": ignored")
+                                else detail)
+                break
+    return problems
+
+
+def button_pins(settings):
+    """The emulated buttons' GPIOs (key name -> number) as ``settings`` (``hardware.config``)
+    wire them; ValueError (one line) for what the emulated Pico cannot press: another input
+    than buttons, buttons wired to 3V3, a pin that is not a GPIO of the Pico."""
+    if settings.input != "buttons":
+        raise ValueError("ROLIT_INPUT = %r: the emulator presses buttons only (use "
+                         "ROLIT_INPUT=buttons)" % settings.input)
+    if not settings.buttons_to_ground:
+        raise ValueError("ROLIT_BUTTONS_TO_GND = 0: the emulated buttons pull their pins to "
+                         "ground (use 1)")
+    pins = {}
+    for name in KEY_NAMES:
+        text = getattr(settings, "pin_" + name)
+        number = text[2:] if text[:2].upper() == "GP" else ""
+        if not (number.isdigit() and int(number) <= 29):
+            raise ValueError("ROLIT_PIN_%s = %r is not a GPIO of the Pico (GP0-GP29)"
+                             % (name.upper(), text))
+        pins[name] = int(number)
+    return pins
+
+
+def _fail(message, status=2):
+    print("python -m sim.emulate: " + message, file=sys.stderr)
+    return status
+
+
+def _parser():
+    from .cli import _number, _Parser
     from .deploy import PRESETS
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="python -m sim.emulate",
         description="Boot a CircuitPython UF2 on an emulated Raspberry Pi Pico with the game on "
                     "its CIRCUITPY drive; the LEDs in a window (or the terminal), your keys on "
                     "its buttons, its serial console beside them.")
     parser.add_argument("--firmware", help="the CircuitPython UF2 for the Raspberry Pi Pico "
-                        "(%s); default $ROLIT_FIRMWARE or ../shared/firmware/" % OFFICIAL)
-    parser.add_argument("--preset", default="pico", choices=PRESETS[:1],
-                        help="the drive's settings.toml (the emulated board is a Pico)")
+                        "(%s); default $ROLIT_FIRMWARE or ../shared/firmware/. With an "
+                        "existing --flash file it replaces the firmware there (drive and nvm "
+                        "kept, as on a real Pico)" % OFFICIAL)
+    parser.add_argument("--preset", choices=PRESETS[:1],
+                        help="the drive's settings.toml (the emulated board is a Pico); only "
+                        "for a new drive")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                        help="a settings.toml line, e.g. --set ROLIT_SEED=7 (repeatable)")
+                        help="a settings.toml line, e.g. --set ROLIT_SEED=7 (repeatable); with "
+                        "an existing --flash file it is written into that drive's settings.toml")
     parser.add_argument("--flash", help="keep the chip's flash (saved game, settings, drive) "
                         "in this file: loaded if it exists, saved when you quit")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--window", action="store_true", help="the window (default with a display)")
     mode.add_argument("--terminal", action="store_true", help="the terminal mode")
-    mode.add_argument("--console", type=float, metavar="SECONDS",
+    mode.add_argument("--console", type=_seconds, metavar="SECONDS",
                       help="no LEDs: print the serial console for SECONDS of emulated time")
-    parser.add_argument("--fps", type=int, default=30, help="window/terminal frame rate")
-    args = parser.parse_args(argv)
+    parser.add_argument("--fps", type=_number(1, 240),
+                        help="window/terminal frame rate (default 30)")
+    return parser
 
-    firmware = args.firmware or find_firmware()
-    if firmware is None or not os.path.isfile(firmware):
-        print("No CircuitPython UF2: download the one for the Raspberry Pi Pico from %s and "
-              "pass it with --firmware FILE.uf2" % OFFICIAL, file=sys.stderr)
-        return 2
-    settings = {}
-    for item in args.set:
-        key, _, value = item.partition("=")
-        value = value.strip()
-        settings[key.strip()] = int(value) if value.lstrip("-").isdigit() else value.strip('"')
-    files = deployed_files(args.preset, settings)
-    flash = None
-    if args.flash and os.path.isfile(args.flash):
-        with open(args.flash, "rb") as handle:
-            flash = handle.read()
+
+def _seconds(text):
+    import argparse
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a number of seconds" % text[:40])
+    if not (math.isfinite(value) and 0 < value <= CONSOLE_MAX_S):
+        raise argparse.ArgumentTypeError("%s is out of range: more than 0, at most %d seconds"
+                                         % (text[:40], CONSOLE_MAX_S))
+    return value
+
+
+def _choose_mode(args):
+    """"console", "terminal" or "window", checked before the chip starts."""
+    from argparse import Namespace
+
+    from .cli import choose_mode
+
+    if args.console is not None:
+        return "console"
+    try:
+        mode = choose_mode(Namespace(headless=False, window=args.window,
+                                     terminal=args.terminal))
+    except SystemExit as error:  # sim.cli's one line, for python -m sim
+        raise ValueError(str(error).split(": ", 1)[-1])
+    if mode == "terminal" and not os.isatty(sys.stdin.fileno()):
+        raise ValueError("the terminal mode needs a terminal (stdin is not a tty): use "
+                         "--console SECONDS")
+    return mode
+
+
+def prepare(args):
+    """The flash image to boot, the drive's settings.toml and its buttons' pins, from the
+    arguments: a new drive (the deployed game, ``--set`` in its settings.toml) or the
+    ``--flash`` file's, with ``--firmware`` and ``--set`` applied to it. ValueError (one line)
+    for what cannot be used."""
     from .rp2040.mirror import load_settings
 
-    pico = Emulator(firmware, files, flash=flash)
+    from .rp2040.fat import FatError, build_image, read_files
+
+    settings = dict(parse_setting(item) for item in args.set)
+    firmware = args.firmware or os.environ.get("ROLIT_FIRMWARE") or find_firmware()
+    saved = check_flash_target(args.flash) if args.flash else None
+    if saved is not None and args.preset:
+        raise ValueError("--preset is for a new drive; %s has one (its settings.toml stays): "
+                         "use --set KEY=VALUE, or a new --flash file" % args.flash)
+    if saved is None or args.firmware:
+        if firmware is None:
+            raise ValueError("no CircuitPython UF2: download the one for the Raspberry Pi Pico "
+                             "from %s and pass it with --firmware FILE.uf2" % OFFICIAL)
+        program = read_uf2(firmware)
+    if saved is None:
+        files = deployed_files(args.preset or "pico", settings)
+        image = bytearray(program)
+        image.extend(b"\xff" * (FLASH_SIZE - len(image)))
+        image[DRIVE_OFFSET:DRIVE_OFFSET + DRIVE_SIZE] = build_image(files, DRIVE_SIZE)
+        toml = files["settings.toml"]
+    else:
+        image = bytearray(saved)
+        if args.firmware:  # as dragging a UF2 onto the Pico: nvm and CIRCUITPY stay
+            image[:NVM_OFFSET] = program + b"\xff" * (NVM_OFFSET - len(program))
+            print("%s: firmware %s written (nvm and CIRCUITPY kept)" % (args.flash, firmware),
+                  file=sys.stderr)
+        try:
+            files = read_files(bytes(image[DRIVE_OFFSET:DRIVE_OFFSET + DRIVE_SIZE]))
+        except FatError as error:
+            raise ValueError("%s: its CIRCUITPY drive cannot be read (%s)" % (args.flash, error))
+        toml = files.get("settings.toml", b"")
+        if settings:
+            toml = files["settings.toml"] = with_settings(toml, settings)
+            try:
+                image[DRIVE_OFFSET:DRIVE_OFFSET + DRIVE_SIZE] = build_image(files, DRIVE_SIZE)
+            except FatError as error:
+                raise ValueError("%s: settings.toml cannot be rewritten (%s)" % (args.flash,
+                                                                                 error))
+            print("%s: %s set in its settings.toml" % (args.flash, ", ".join(
+                "%s = %s" % item for item in settings.items())), file=sys.stderr)
+    problems = check_settings(toml, settings)
+    if problems:
+        raise ValueError("--set " + problems[0])
+    try:
+        keys = button_pins(load_settings(toml))
+    except ValueError as error:
+        raise ValueError("%s: %s" % ("--flash " + args.flash if saved is not None and not
+                                     settings else "--set", error))
+    return bytes(image), toml, keys
+
+
+def main(argv=None):
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        # Ctrl-C at any stage: the chip is powered off and its flash saved on the way out.
+        if sys.stderr.isatty():
+            sys.stderr.write("\n")
+        return INTERRUPTED
+
+
+def _main(argv):
+    from .deploy import DeployError
+    from .rp2040.mirror import load_settings
+
+    started = time.monotonic()
+    args = _parser().parse_args(argv)
+    try:
+        if args.fps is not None and args.console is not None:
+            raise ValueError("--fps is for the window and the terminal, not --console")
+        image, toml, keys = prepare(args)
+        mode = _choose_mode(args)
+    except (ValueError, DeployError) as error:  # ImageError and FatError among them
+        return _fail(str(error), 2 if type(error) is ValueError else 1)
+    reason = runtime_missing()
+    if reason:
+        return _fail(reason, 1)
+    pico = Emulator(flash=image, keys=keys)
+    status = 0
     try:
         pico.start()
-    except EmulatorError as error:
-        print(error, file=sys.stderr)
-        return 1
-    try:
-        if args.console is not None:
-            pico.on_serial = lambda text: (sys.stdout.write(text), sys.stdout.flush())
-            pico.run(args.console * 1000)
-            print()
+        if mode == "console":
+            _console(pico, args.console, started)
             return 0
-        device = EmulatedDevice(pico, load_settings(files["settings.toml"]))
-        use_window = args.window or (not args.terminal and display_available())
-        if use_window:
+        device = EmulatedDevice(pico, load_settings(toml), started=started)
+        if mode == "window":
             pico.on_serial = lambda text: (sys.stdout.write(text), sys.stdout.flush())
-            win = _window(device, args.fps)
+            win = _window(device, args.fps or 30)
             try:
                 win.run()
             finally:
@@ -610,12 +920,43 @@ def main(argv=None):
         else:
             from . import terminal
 
-            terminal.run(device, lambda app: device.info(), fps=args.fps)
+            terminal.run(device, lambda app: device.info(), fps=args.fps or 30)
+    except EmulatorError as error:
+        status = _fail(str(error).strip().split("\n")[0], 1)
     finally:
-        if args.flash:
-            pico.save_flash(args.flash)
+        status = _power_off(pico, args.flash) or status
+    return status
+
+
+def _console(pico, seconds, started):
+    """Print the serial console for ``seconds`` of emulated time, then the timings (stderr)."""
+    pico.on_serial = lambda text: (sys.stdout.write(text), sys.stdout.flush())
+    end = pico.ms + seconds * 1000
+    first = None
+    while pico.ms < end:
+        pico.run(min(100, end - pico.ms))  # short runs: a Ctrl-C is answered at once
+        if first is None and pico.frames:
+            first = (pico.frames[0].ns / 1e9, time.monotonic() - started)
+    print()
+    wall = time.monotonic() - started
+    line = "%.1f s emulated in %.1f s here" % (pico.ms / 1000, wall)
+    if first is not None:
+        line += "; first LED frame at %.2f s emulated, %.1f s here" % first
+    print(line, file=sys.stderr)
+
+
+def _power_off(pico, flash_path):
+    """Save the flash (if asked) and stop the chip; 1 and a line if the flash was not saved."""
+    status = 0
+    try:
+        if flash_path and pico._process is not None:
+            try:
+                pico.save_flash(flash_path)
+            except EmulatorError as error:
+                status = _fail(str(error).split("\n")[0], 1)
+    finally:
         pico.close()
-    return 0
+    return status
 
 
 if __name__ == "__main__":

@@ -40,6 +40,7 @@ QUIT = "quit"
 INTERRUPT = "interrupt"  # Ctrl-C arriving as a key (kitty protocol, or no ISIG): exit 130
 MIN_COLUMNS = 28  # the framed panel
 MIN_ROWS = 18
+MAX_SEQUENCE = 64  # an unfinished escape sequence longer than this is dropped, not kept
 
 _CSI_KEYS = {"A": UP, "B": DOWN, "C": RIGHT, "D": LEFT}
 _PLAIN_KEYS = {
@@ -81,6 +82,8 @@ def decode(text):
                 while j < n and not ("@" <= text[j] <= "~"):
                     j += 1
                 if j >= n:
+                    if n - i > MAX_SEQUENCE:
+                        return keys, ""  # never ends: not a key, and not kept for ever
                     return keys, text[i:]
                 _csi(text[i + 2:j], text[j], keys)
                 i = j + 1
@@ -103,17 +106,18 @@ def _csi(params, final, keys):
     mods = 0
     if len(fields) > 1:
         sub = fields[1].split(":")
-        if sub[0].isdigit():
-            mods = int(sub[0]) - 1
+        mods = _number(sub[0]) if sub[0] else 1
+        if mods is None:
+            return  # "1;\u00b2A" or other odd modifiers: not a key we know
+        mods = max(0, mods - 1)
         if len(sub) > 1:
             kind = _KITTY_EVENTS.get(sub[1])
     if final in _CSI_KEYS:
         keys.append((_CSI_KEYS[final], kind))
     elif final == "u":
-        code = fields[0].split(":")[0]
-        if not code.isdigit():
+        code = _number(fields[0].split(":")[0])
+        if code is None:
             return
-        code = int(code)
         kind = kind or "press"
         if mods & 4 and code in (99, 122):  # Ctrl-C, Ctrl-Z
             if kind == "press":
@@ -121,6 +125,17 @@ def _csi(params, final, keys):
             return
         if code in _KITTY_CODES and not mods & 4:
             keys.append((_KITTY_CODES[code], kind))
+
+
+def _number(text):
+    """The value of a parameter of ASCII digits (at most 7: key codes reach 1114111), else None.
+    ``str.isdigit`` would take "\u00b2", which ``int`` then refuses."""
+    if not text or len(text) > 7:
+        return None
+    for char in text:
+        if not "0" <= char <= "9":
+            return None
+    return int(text)
 
 
 class TermKeys:
@@ -152,10 +167,12 @@ class TermKeys:
                 self.down.remove(key)
                 self.events.append((key, False))
             return  # "repeat": the App repeats held keys itself
-        if key == self.held:
+        if key == self.held and now_ms - self.last <= self._gap():
             self.last = now_ms
             self.repeating = True
             return
+        if key == self.held:
+            self.release()  # its release was due before this press came (a loop run late)
         self.events.append((key, True))
         self.release()
         self.held = key
@@ -174,15 +191,15 @@ class TermKeys:
             self.events.append((key, False))
         self.down = []
 
+    def _gap(self):
+        """How long the held key stays down without another repeat."""
+        if self.repeating:
+            return self.repeat_gap_ms
+        return self.hold_ms if self._long else self.tap_ms
+
     def take(self, now_ms):
-        held = self.held
-        if held is not None:
-            if self.repeating:
-                gap = self.repeat_gap_ms
-            else:
-                gap = self.hold_ms if self._long else self.tap_ms
-            if now_ms - self.last > gap:
-                self.release()
+        if self.held is not None and now_ms - self.last > self._gap():
+            self.release()
         events = self.events
         self.events = []
         return events

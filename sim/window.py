@@ -3,7 +3,7 @@
 The matrix area shows exactly the LEDs of the simulated panel (``sim.device.Device``); scores, the
 move list and a short key help sit beside it. Key down and up become ``(key, True/False)`` events
 as the device's buttons do (so holding works the same: the App repeats held directions and opens
-the pause menu on a held BACK), a mouse click walks the cursor to the cell and selects, and a game
+the pause menu on a held BACK), a mouse click moves the cursor to the cell and selects, and a game
 controller works when connected.
 
 :class:`Renderer` draws on any surface (also without a display, for ``--screenshot``);
@@ -22,7 +22,10 @@ import pygame  # noqa: E402
 from rolit_core.app import BACK, DOWN, LEFT, RIGHT, SELECT, UP  # noqa: E402
 from rolit_core.palette import NORMAL  # noqa: E402
 
+from . import howto as howto_pages  # noqa: E402
+from .clicks import Clicks  # noqa: E402
 from .device import HEIGHT, WIDTH, describe  # noqa: E402
+from .userfiles import write_new  # noqa: E402
 
 _describe = describe  # Window's own ``describe`` argument hides the name
 
@@ -60,6 +63,12 @@ HELP = (
     ("Rules", "docs/rules.md"),
 )
 COLUMNS = "abcdefgh"
+NOTICE_MS = 3000  # how long a click's notice stays
+HOWTO_FILE = "howto-seen"  # beside the save: the first game's how-to was shown
+HOWTO_WORDS = b"Rolit Handheld: the how-to-play was shown; delete this file to see it again.\n"
+HOWTO_NEXT = (pygame.K_RETURN, pygame.K_SPACE, pygame.K_KP_ENTER, pygame.K_RIGHT, pygame.K_d)
+HOWTO_BACK = (pygame.K_LEFT, pygame.K_a)
+HOWTO_SKIP = (pygame.K_ESCAPE, pygame.K_BACKSPACE)
 
 
 class Keys:
@@ -102,41 +111,28 @@ class Keys:
 
 class Pointer:
     """A left click on the panel. In play, on a cell of the board: the cursor moves there and
-    SELECT goes down;
-    SELECT comes up when the button does, so a long click previews like a held SELECT. Elsewhere
-    (menus, round end) a click is SELECT.
+    SELECT goes down; SELECT comes up when the button does, so a long click previews like a held
+    SELECT. Elsewhere
+    (menus, round end) a click is SELECT. A click while a move is still shown is kept and played
+    when the App takes input again, or refused in words (``sim.clicks``: ``clicks.notice``).
     """
 
     SOURCE = "mouse"
 
     def __init__(self, keys):
         self.keys = keys
+        self.clicks = Clicks()
 
     def click(self, app, led):
-        keys = self.keys
-        cursor = app_cursor(app)
-        if cursor is not None and getattr(app, "phase", "input") == "input":
-            game = app.game
-            offset = (WIDTH - game.size) // 2
-            tx, ty = led[0] - offset, led[1] - offset
-            if not (0 <= tx < game.size and 0 <= ty < game.size):
-                return
-            app.move_cursor(ty * game.size + tx)
-        keys.press(self.SOURCE, SELECT)
+        if self.clicks.click(app, led) in ("play", "select"):
+            self.keys.press(self.SOURCE, SELECT)
+
+    def due(self, app):
+        """The events of a kept click that can be played now (``Clicks.due``)."""
+        return self.clicks.due(app)
 
     def unclick(self):
         self.keys.release(self.SOURCE)
-
-
-def app_cursor(app):
-    """The App's cursor as board (x, y), or None outside play (tolerates an App without one)."""
-    cursor = getattr(app, "cursor", None)
-    game = getattr(app, "game", None)
-    if cursor is None or game is None:
-        return None
-    if isinstance(cursor, int):
-        return cursor % game.size, cursor // game.size
-    return tuple(cursor)
 
 
 class Renderer:
@@ -151,6 +147,7 @@ class Renderer:
         self._static_labels = None
         self._side_key = None
         self._side_surface = None
+        self._mini = None  # the how-to's small panels
 
     # -- geometry --------------------------------------------------------------------------
 
@@ -262,6 +259,43 @@ class Renderer:
                 self._side_surface = self._draw_side_surface(info)
                 self._side_key = key
             surface.blit(self._side_surface, self.side)
+
+    def draw_howto(self, surface, page, at, count):
+        """A page of the how-to (``sim.howto``): its title, the pictures before and after the
+        move as small panels, the words, and the keys."""
+        width, height = surface.get_size()
+        surface.fill(BACKGROUND)
+        unit = max(10, min(width // 40, height // 26))
+        margin = unit * 2
+        y = margin
+        title = self.text(unit * 1.6, "%s   (%d of %d)" % (page["title"], at + 1, count), TEXT)
+        surface.blit(title, (margin, y))
+        y += title.get_height() + unit
+        pictures = [page["before"]] + ([page["after"]] if page["after"] is not None else [])
+        side = min((width - 2 * margin - 3 * unit) // 2, height * 45 // 100)
+        x = (width - len(pictures) * side - (len(pictures) - 1) * 3 * unit) // 2
+        if self._mini is None:
+            self._mini = [Renderer(), Renderer()]
+        for i, colours in enumerate(pictures):
+            area = pygame.Rect(x, y, side, side)
+            self._mini[i].draw(surface.subsurface(area), colours, {"size": 8})
+            if i:
+                arrow = self.text(unit * 2, "->", DIM_TEXT)
+                surface.blit(arrow, arrow.get_rect(center=(x - unit * 3 // 2, y + side // 2)))
+            x += side + 3 * unit
+        y += side + unit
+        lines = self._wrap(unit * 1.15, page["text"], width - 2 * margin)
+        closing = page.get("closing")
+        for line in lines + (self._wrap(unit * 1.15, closing, width - 2 * margin) if closing
+                             else []):
+            text = self.text(unit * 1.15, line, TEXT)
+            surface.blit(text, (margin, y))
+            y += text.get_height() + unit // 4
+        last = at == count - 1
+        keys = ("Enter: play with hints   Esc: play without   Left: back" if last else
+                "Enter or Right: next   Left: back   Esc: skip (shown once)")
+        text = self.text(unit, keys, DIM_TEXT)
+        surface.blit(text, (margin, height - margin // 2 - text.get_height()))
 
     @staticmethod
     def _near(index, lit):
@@ -510,11 +544,13 @@ class Window:
     """The OS window: ``step(now_ms)`` runs one frame, ``run()`` until it is closed.
 
     ``describe(app)`` gives the side panel's information (default: ``sim.device.describe``).
+    ``howto``: a file (beside the save) that says the first game's how-to was shown; while it
+    does not exist the window opens on the how-to, and creates it once the how-to is closed.
     Raises ``WindowUnavailable`` when no real window can open (see ``open_display``).
     """
 
     def __init__(self, device, size=None, labels=True, fullscreen=False, seat_names=None,
-                 fps=60, title="Rolit Handheld", describe=None):
+                 fps=60, title="Rolit Handheld", describe=None, howto=None):
         open_display()
         pygame.font.init()
         self.device = device
@@ -539,6 +575,13 @@ class Window:
         self.running = True
         self.dirty = True
         self.frames = 0  # pictures drawn
+        self.notice = None  # a click's notice on show
+        self._notice_until = 0
+        self.howto_path = howto
+        self.howto = None  # the how-to page on show, or None
+        if howto is not None and not os.path.lexists(howto):
+            self.howto = 0
+            self._howto_pages = howto_pages.pages()
         self._pad_state = {}
 
     @property
@@ -562,6 +605,8 @@ class Window:
                 self.running = False
             elif event.key == pygame.K_F11:
                 self.toggle_fullscreen()
+            elif self.howto is not None:
+                self._howto_key(event.key, now_ms)
             elif event.key == pygame.K_l:
                 self.renderer.labels = not self.renderer.labels
                 self.dirty = True
@@ -569,6 +614,9 @@ class Window:
                 keys.press(("key", event.key), KEYMAP[event.key])
         elif kind == pygame.KEYUP:
             keys.release(("key", event.key))
+        elif kind == pygame.MOUSEBUTTONDOWN and self.howto is not None:
+            if event.button == 1:
+                self._howto_key(pygame.K_RETURN, now_ms)
         elif kind == pygame.MOUSEBUTTONDOWN:
             if event.button == 1:
                 self._click(self._scale(event.pos))
@@ -618,6 +666,32 @@ class Window:
         elif kind == pygame.JOYBUTTONUP:
             keys.release(("pad", event.instance_id, "button", event.button))
 
+    def _howto_key(self, key, now_ms):
+        if key in HOWTO_NEXT:
+            if self.howto + 1 < len(self._howto_pages):
+                self.howto += 1
+            else:
+                self._close_howto(True, now_ms)
+        elif key in HOWTO_BACK:
+            self.howto = max(0, self.howto - 1)
+        elif key in HOWTO_SKIP:
+            self._close_howto(False, now_ms)
+        self.dirty = True
+
+    def _close_howto(self, hints, now_ms):
+        """Close the how-to, remember that it was shown, and turn hints on if asked."""
+        self.howto = None
+        app = getattr(self.device, "app", None)
+        if hints and app is not None:
+            howto_pages.hints_on(app)
+        failure = remember(self.howto_path)
+        if failure:
+            self.pointer.clicks.notice = "Could not remember that the how-to was shown (%s): " \
+                "it opens again next time" % failure
+        elif hints:
+            self.pointer.clicks.notice = "Hints are on: the dim dots show where you may play"
+        self._show_notice(now_ms)
+
     def _pad_directions(self, pad, part, x, y):
         for key, on in ((LEFT, x < 0), (RIGHT, x > 0), (UP, y < 0), (DOWN, y > 0)):
             source = ("pad", pad, part, key)
@@ -644,13 +718,41 @@ class Window:
         for event in pygame.event.get():
             self.handle(event, now_ms)
         events = self.keys.take()
+        app = getattr(self.device, "app", None)
+        if self.howto is not None:
+            events = []  # the game waits behind the how-to
+        elif app is not None:
+            events = self.pointer.due(app) + events
+        self._show_notice(now_ms)
         changed = self.device.update(now_ms, events)
         if changed or self.dirty:
             self.draw()
         return self.running
 
+    def _show_notice(self, now_ms):
+        """A click's notice (``sim.clicks``) stays on the side panel for NOTICE_MS."""
+        clicks = self.pointer.clicks
+        if clicks.notice is not None:
+            self.notice = clicks.notice
+            clicks.notice = None
+            self._notice_until = now_ms + NOTICE_MS
+            self.dirty = True
+        elif self.notice is not None and now_ms >= self._notice_until:
+            self.notice = None
+            self.dirty = True
+
     def draw(self):
-        self.renderer.draw(self.surface, self.device.colours, self.describe(self.device.app))
+        if self.howto is not None:
+            self.renderer.draw_howto(self.surface, self._howto_pages[self.howto], self.howto,
+                                     len(self._howto_pages))
+            self.window.flip()
+            self.dirty = False
+            self.frames += 1
+            return
+        info = self.describe(self.device.app)
+        if self.notice is not None and info is not None:
+            info = dict(info, notice=self.notice)
+        self.renderer.draw(self.surface, self.device.colours, info)
         self.window.flip()
         self.dirty = False
         self.frames += 1
@@ -679,6 +781,20 @@ class Window:
     def close(self):
         self.window.destroy()
         pygame.display.quit()
+
+
+def remember(path):
+    """Create ``path`` (the how-to was shown) whole or not at all, never over a file that is
+    there or appears meanwhile (:func:`sim.userfiles.write_new`). Returns "" or why it failed."""
+    def write(temporary):
+        with open(temporary, "wb") as handle:
+            handle.write(HOWTO_WORDS)
+
+    try:
+        write_new(path, write)
+    except OSError as error:
+        return error.strerror or str(error)
+    return ""
 
 
 def _default_size():

@@ -10,6 +10,7 @@ import tempfile
 
 import pytest
 
+from deploy_drives import one_line_error
 from device_doubles import DOUBLES, library_path
 from sim import deploy
 
@@ -96,14 +97,6 @@ def test_warnings_for_code_txt_and_old_circuitpython(tmp_path, capsys):
 def test_missing_drive_is_an_error(tmp_path, capsys):
     assert deploy.main([str(tmp_path / "not" / "mounted")]) == 1
     assert "is the CIRCUITPY drive mounted?" in capsys.readouterr().err
-
-
-def one_line_error(capsys):
-    captured = capsys.readouterr()
-    lines = captured.err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("deploy: "), captured.err
-    assert "Traceback" not in captured.err + captured.out
-    return lines[0]
 
 
 def tree(folder):
@@ -263,6 +256,214 @@ def test_a_failed_write_keeps_the_old_file_and_says_so_in_one_line(tmp_path, cap
     assert "No space left on device" in one_line_error(capsys)
     assert (dest / "code.py").read_text() == "print('the last good copy')\n"
     assert [name for name in os.listdir(str(dest)) if name.endswith(deploy.TEMPORARY)] == []
+
+
+def test_the_users_own_code_py_is_kept_under_a_free_name(tmp_path, capsys):
+    """A teacher's Pico with last term's project in code.py (and already a copy of an older
+    one): the dry run says what happens to it and writes nothing; the deploy keeps it as the
+    next free ``code-before-rolit`` name, byte for byte."""
+    dest = tmp_path / "CIRCUITPY"
+    dest.mkdir()
+    (dest / "code.py").write_bytes(b"import board\r\nprint('last term')\r\n")
+    (dest / "code-before-rolit.py").write_text("print('the term before')\n")
+    before = tree(str(dest))
+    assert deploy.main([str(dest), "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^rename\s+code.py -> code-before-rolit-2.py .*yours", out, re.M), out
+    assert tree(str(dest)) == before
+    assert deploy.main([str(dest)]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^rename\s+code.py -> code-before-rolit-2.py", out, re.M)
+    assert read(dest / "code-before-rolit-2.py") == b"import board\r\nprint('last term')\r\n"
+    assert (dest / "code-before-rolit.py").read_text() == "print('the term before')\n"
+    assert read(dest / "code.py") == read(os.path.join(ROOT, "code.py"))
+    # The kept copies are the user's: a later deploy leaves them alone.
+    assert deploy.main([str(dest)]) == 0
+    assert "done: 0 change(s)" in capsys.readouterr().out
+    assert sorted(n for n in os.listdir(str(dest)) if n.startswith("code")) == [
+        "code-before-rolit-2.py", "code-before-rolit.py", "code.py"]
+
+
+# What CircuitPython writes into a fresh drive (supervisor/shared/filesystem.c): the line, or
+# an empty file on small builds; as an editor on Windows may have saved it.
+@pytest.mark.parametrize("stock", [b'print("Hello World!")\n', b'print("Hello World!")\r\n',
+                                   b'print("Hello World!")', b""])
+def test_circuitpythons_stock_code_py_is_replaced(tmp_path, capsys, stock):
+    dest = tmp_path / "CIRCUITPY"
+    dest.mkdir()
+    (dest / "code.py").write_bytes(stock)
+    assert deploy.main([str(dest)]) == 0
+    assert "rename" not in capsys.readouterr().out
+    assert read(dest / "code.py") == read(os.path.join(ROOT, "code.py"))
+    assert sorted(os.listdir(str(dest))) == [deploy.MANIFEST, "code.py", "hardware", "lib",
+                                             "rolit_core", "settings.toml"]
+
+
+def test_any_file_in_the_games_way_that_the_deploy_did_not_write_is_kept(tmp_path, capsys):
+    """Not only code.py: a library of the user's at lib/neopixel.py, a module of the game the
+    user edited on the board (listed in the manifest, with another checksum), a module copied
+    by hand before the deploy existed. Each is kept under a free name and said so."""
+    dest = tmp_path / "CIRCUITPY"
+    assert deploy.main([str(dest)]) == 0
+    (dest / "rolit_core" / "app.py").write_text("# my changes\n")
+    (dest / "lib" / "neopixel.py").write_text("# my own neopixel\n")
+    os.remove(str(dest / "hardware" / "matrix.py"))
+    manifest = (dest / deploy.MANIFEST).read_text()
+    (dest / deploy.MANIFEST).write_text("\n".join(
+        line for line in manifest.splitlines() if not line.endswith(" hardware/matrix.py")) + "\n")
+    (dest / "hardware" / "matrix.py").write_text("# copied by hand, an old version\n")
+    capsys.readouterr()
+    assert deploy.main([str(dest)]) == 0
+    out = capsys.readouterr().out
+    for relative, kept, text in (
+            ("rolit_core/app.py", "rolit_core/app-before-rolit.py", "# my changes\n"),
+            ("lib/neopixel.py", "lib/neopixel-before-rolit.py", "# my own neopixel\n"),
+            ("hardware/matrix.py", "hardware/matrix-before-rolit.py",
+             "# copied by hand, an old version\n")):
+        assert re.search(r"^rename\s+%s -> %s" % (re.escape(relative), re.escape(kept)), out,
+                         re.M), relative
+        assert (dest / kept).read_text() == text
+    assert read(dest / "rolit_core" / "app.py") == read(os.path.join(ROOT, "rolit_core",
+                                                                     "app.py"))
+    assert "done: 6 change(s)" in out  # three files kept aside, three written
+
+
+def test_a_foreign_file_at_the_manifests_name_is_refused(tmp_path, capsys):
+    dest = tmp_path / "CIRCUITPY"
+    dest.mkdir()
+    (dest / deploy.MANIFEST).write_text("my notes\n")
+    for args in ([str(dest), "--dry-run"], [str(dest)]):
+        assert deploy.main(args) == 1
+        assert "is not the deploy's own list" in one_line_error(capsys)
+    assert os.listdir(str(dest)) == [deploy.MANIFEST]
+    assert (dest / deploy.MANIFEST).read_text() == "my notes\n"
+
+
+def test_a_huge_manifest_or_boot_out_is_not_read_whole(tmp_path, capsys):
+    dest = tmp_path / "CIRCUITPY"
+    dest.mkdir()
+    (dest / "boot_out.txt").write_bytes(b"Adafruit CircuitPython 9.2.1 on 2024-11-20" +
+                                        b"x" * (4 << 20))
+    assert deploy.circuitpython_version(str(dest)) == (9, 2)  # from its first 512 bytes
+    (dest / deploy.MANIFEST).write_bytes(deploy.MANIFEST_HEADER.encode() + b"\n" +
+                                         b"#" * (2 << 20))
+    assert deploy.main([str(dest), "--dry-run"]) == 1
+    assert "not the deploy's own list" in one_line_error(capsys)
+
+
+def test_a_file_at_a_temporary_name_is_not_the_deploys(tmp_path):
+    """A file that happens to have the name of the deploy's temporary copy, not listed by it:
+    left alone, another temporary name is used."""
+    dest = tmp_path / "CIRCUITPY"
+    dest.mkdir()
+    (dest / ("code.py" + deploy.TEMPORARY)).write_text("mine\n")
+    assert deploy.main([str(dest)]) == 0
+    assert (dest / ("code.py" + deploy.TEMPORARY)).read_text() == "mine\n"
+    assert read(dest / "code.py") == read(os.path.join(ROOT, "code.py"))
+    assert [n for n in os.listdir(str(dest)) if deploy.TEMPORARY in n] == [
+        "code.py" + deploy.TEMPORARY]
+
+
+def test_the_manifest_keeps_every_file_so_a_stale_one_goes_on_the_third_deploy(tmp_path,
+                                                                               monkeypatch):
+    """The game had a module; a second deploy finds every file unchanged (writes nothing); the
+    game then drops the module: the third deploy still knows it wrote it and removes it."""
+    dest = tmp_path / "CIRCUITPY"
+    real = deploy.game_files
+    with monkeypatch.context() as patch:
+        patch.setattr(deploy, "game_files", lambda compiler=None: [
+            ("rolit_core/dropped.py", b"old = 1\n", "")] + real(compiler))
+        assert deploy.main([str(dest)]) == 0
+        assert deploy.main([str(dest)]) == 0
+    assert (dest / "rolit_core" / "dropped.py").exists()
+    assert deploy.main([str(dest)]) == 0
+    assert not (dest / "rolit_core" / "dropped.py").exists()
+    assert "dropped.py" not in (dest / deploy.MANIFEST).read_text()
+
+
+def test_a_dry_run_to_a_drive_that_is_not_mounted_fails_as_the_deploy_does(tmp_path, capsys,
+                                                                            monkeypatch):
+    """``make deploy DEST=/media/me/CIRCUITPY ARGS=--dry-run`` with the board unplugged: both
+    the dry run and the deploy say the drive is not mounted, and neither creates the folder
+    (which would put the game on this computer and make the drive mount elsewhere)."""
+    monkeypatch.setattr(deploy, "AUTOMOUNT_ROOTS", (str(tmp_path / "media"),))
+    (tmp_path / "media" / "me").mkdir(parents=True)
+    for dest in (tmp_path / "media" / "me" / "CIRCUITPY", tmp_path / "not" / "there"):
+        for args in ([str(dest), "--dry-run"], [str(dest)]):
+            assert deploy.main(args) == 1
+            assert "is the CIRCUITPY drive mounted?" in one_line_error(capsys)
+            assert not dest.exists()
+    other = tmp_path / "media" / "me" / "rolit"  # any other new folder is made
+    assert deploy.main([str(other)]) == 0 and (other / "code.py").exists()
+
+
+def test_a_read_only_folder_of_the_game_is_found_by_the_dry_run(tmp_path, capsys, monkeypatch):
+    """A writable drive whose rolit_core/ is read-only (as the OS says: root writes anyway, so
+    the answer is the OS's, given by the test): the dry run fails as the deploy would, in one
+    line, before anything is written."""
+    dest = tmp_path / "CIRCUITPY"
+    assert deploy.main([str(dest)]) == 0
+    with open(str(dest / "rolit_core" / "board.py"), "a") as handle:
+        handle.write("# changed\n")
+    locked = str(dest / "rolit_core")
+    real_access = os.access
+    monkeypatch.setattr(deploy.os, "access", lambda path, mode: (
+        os.path.abspath(path) != locked or not mode & os.W_OK) and real_access(path, mode))
+    before = tree(str(dest))
+    capsys.readouterr()
+    for args in ([str(dest), "--dry-run"], [str(dest)]):
+        assert deploy.main(args) == 1
+        assert "rolit_core is read-only" in one_line_error(capsys)
+        assert tree(str(dest)) == before
+
+
+def test_a_preset_that_the_kept_settings_toml_is_not_for_is_said(tmp_path, capsys):
+    """``--preset feather_rp2040`` onto a drive whose settings.toml is the user's, for the pico:
+    the file is kept, and the output says that the preset changed nothing."""
+    dest = tmp_path / "CIRCUITPY"
+    assert deploy.main([str(dest)]) == 0
+    capsys.readouterr()
+    assert deploy.main([str(dest), "--preset", "feather_rp2040", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^keep\s+settings.toml .*--preset feather_rp2040 changes nothing \(it is "
+                     r"for pico\)", out, re.M), out
+    assert deploy.main([str(dest), "--preset", "pico", "--dry-run"]) == 0
+    assert "changes nothing" not in capsys.readouterr().out
+
+
+def test_settings_toml_is_never_removed_even_if_a_manifest_lists_it(tmp_path):
+    dest = tmp_path / "CIRCUITPY"
+    assert deploy.main([str(dest)]) == 0
+    settings = read(dest / "settings.toml")
+    with open(str(dest / deploy.MANIFEST), "a") as handle:
+        handle.write("%s settings.toml\n" % deploy._digest(settings))
+    assert deploy.main([str(dest)]) == 0
+    assert read(dest / "settings.toml") == settings
+
+
+def test_a_deploy_into_a_new_folder_that_fails_leaves_no_folder(tmp_path, capsys, monkeypatch):
+    real_fsync = os.fsync
+    calls = []
+
+    def fsync(handle):
+        calls.append(handle)
+        if len(calls) == 4:
+            raise OSError(28, "No space left on device")
+        real_fsync(handle)
+
+    monkeypatch.setattr(deploy.os, "fsync", fsync)
+    assert deploy.main([str(tmp_path / "rolit")]) == 1
+    assert "No space left on device" in one_line_error(capsys)
+    assert os.listdir(str(tmp_path)) == []
+
+
+def test_a_module_at_the_top_that_hides_a_library_is_warned_about(tmp_path, capsys):
+    dest = tmp_path / "CIRCUITPY"
+    dest.mkdir()
+    (dest / "neopixel.mpy").write_bytes(b"C\x06")
+    assert deploy.main([str(dest), "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^warn\s+neopixel.mpy .*instead of lib/neopixel.py", out, re.M)
 
 
 # -- the deployed folder on a MicroPython-family interpreter ---------------------------------

@@ -8,7 +8,8 @@ figures do not depend on how busy this machine is, so these are not wall-clock t
 A second boot runs the deployed files unmodified against ``hard`` and reads the heap's lowest
 from the game log.
 
-Two boots and about five minutes of wall time, so it runs only with ``ROLIT_LONG_FIRMWARE=1``
+Two boots and about ten minutes of one core's time (the emulator runs at the host's speed, so
+the wall time grows with the machine's load), so it runs only with ``ROLIT_LONG_FIRMWARE=1``
 (``make test`` keeps the firmware tests to a few minutes). The device's targets are figures of
 ``python -m bench.device --parts heap``: no thinking frame over 50 ms and every ``hard`` answer
 within 1.0 s in the loop (met, and held here), above 64 KB free after each move (met: the
@@ -36,7 +37,8 @@ ANSWER_LIMIT_MS = 1000
 @pytest.fixture(scope="module")
 def game():
     if os.environ.get("ROLIT_LONG_FIRMWARE") != "1":
-        pytest.skip("a whole game on the emulated chip: set ROLIT_LONG_FIRMWARE=1 (about 3 minutes)")
+        pytest.skip("a whole game on the emulated chip: set ROLIT_LONG_FIRMWARE=1 (about 6 minutes "
+                    "of one core, longer on a busy machine)")
     require_emulator()
     from bench.device import play_on_chip
 
@@ -78,7 +80,8 @@ def test_every_answer_comes_within_a_second(game):
 @pytest.fixture(scope="module")
 def unmodified():
     if os.environ.get("ROLIT_LONG_FIRMWARE") != "1":
-        pytest.skip("a whole game on the emulated chip: set ROLIT_LONG_FIRMWARE=1 (about 2 minutes)")
+        pytest.skip("a whole game on the emulated chip: set ROLIT_LONG_FIRMWARE=1 (about 4 minutes "
+                    "of one core, longer on a busy machine)")
     require_emulator()
     from bench.device import play_unmodified
 

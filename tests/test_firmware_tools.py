@@ -272,12 +272,16 @@ def test_the_window_device_presses_buttons_and_shows_the_last_frame():
 
     pico = _KeyPico()
     device = EmulatedDevice(pico, load_settings(deployed_files()["settings.toml"]))
-    assert device.update(0, [(4, True)]) is False  # no frame yet
+    device.update(0, [(4, True)])
     assert pico.pins == [("select", False)]
+    assert device.colours == [(0, 0, 0)] * 64  # no frame yet
     data = bytearray(192)
     data[3 * 9:3 * 9 + 3] = bytes((255, 0, 0))  # strip LED 9, GRB: full green
     pico.frames.append(Frame(0, 1, 0, 0, bytes(data)))
     assert device.update(20, [(4, False)]) is True
+    assert pico.pins == [("select", False)]  # held until the chip has seen it
+    device.update(40, [])
+    device.update(60, [])
     assert pico.pins[-1] == ("select", True)
     assert device.colours[9] == (0, 255, 0) and device.colours[8] == (0, 0, 0)
     assert device.info()["title"] == "Pico (emulated)"

@@ -49,13 +49,17 @@ def test_device_code_imports_only_what_boards_have(name):
             assert root in ALLOWED, "%s imports %s (line %d)" % (name, root, node.lineno)
 
 
-def test_wiring_diagrams_are_up_to_date():
+def tool(name):
+    """A module of tools/ (the scripts that draw the diagrams and the handout)."""
     sys.path.insert(0, os.path.join(ROOT, "tools"))
     try:
-        import wiring
+        return __import__(name)
     finally:
         sys.path.pop(0)
-    assert wiring.main(["--check"]) == 0, "run: python tools/wiring.py"
+
+
+def test_wiring_diagrams_are_up_to_date():
+    assert tool("wiring").main(["--check"]) == 0, "run: python tools/wiring.py"
     for preset in ("pico", "feather_rp2040", "blinka_pi"):
         svg = read("docs/wiring-%s.svg" % preset)
         for pin in config.PRESETS[preset]:
@@ -197,3 +201,75 @@ def test_guide_wiring_rules_name_gnd_rail_polarity_and_the_joystick_setting():
     assert 'set `ROLIT_INPUT = "joystick"`' in rules and "settings.toml" in rules
     assert "GND rail" in rules
     assert "long leg (+) to 5 V" in rules and "stripe (-) to GND" in rules
+
+
+def test_breadboard_layout_is_up_to_date_and_in_the_guide():
+    assert tool("breadboard").main(["--check"]) == 0, "run: python tools/breadboard.py"
+    import xml.etree.ElementTree as ElementTree
+    ElementTree.fromstring(read("docs/breadboard-pico.svg"))
+    assert "(breadboard-pico.svg)" in read("docs/hardware.md")
+
+
+def strip(hole):
+    """What a hole is joined to inside the breadboard: a rail, or half a numbered column."""
+    if ":" in hole:
+        return hole.split(":")[0]           # the rails run the whole length
+    row, column = hole[0], int(hole[1:])
+    return (column, "top" if row in "abcde" else "bottom")
+
+
+def test_breadboard_layout_wires_the_pico_preset():
+    drawing = tool("breadboard")
+    PHYSICAL = tool("wiring").PHYSICAL
+
+    import xml.etree.ElementTree as ElementTree
+    root = ElementTree.fromstring(read("docs/breadboard-pico.svg"))
+    wires = {e.get("id")[5:]: (e.get("data-from"), e.get("data-to"))
+             for e in root.iter(SVG + "path") if (e.get("id") or "").startswith("wire-")}
+    legs = {e.get("id"): e.get("data-legs").split() for e in root.iter(SVG + "g")
+            if e.get("data-legs")}
+    preset = config.PRESETS["pico"]
+    pico = PHYSICAL["pico"]
+
+    def pin_strip(name):
+        return strip(drawing.pico_hole(pico[name]))
+
+    # power: VBUS to a + rail, GND to a - rail of the same side, the capacitor across them
+    assert strip(wires["VBUS"][0]) == pin_strip("VBUS") and wires["VBUS"][1].startswith("+")
+    plus, minus = strip(wires["VBUS"][1]), strip(wires["GND"][1])
+    assert strip(wires["GND"][0]) == pin_strip("GND") and minus == "-" + plus[1:]
+    assert sorted(strip(leg) for leg in legs["capacitor"]) == sorted([plus, minus])
+    # data: the matrix pin, the resistor, the matrix's DIN lead, in that order
+    assert strip(wires["DIN"][0]) == pin_strip(preset[0])
+    resistor = [strip(leg) for leg in legs["resistor"]]
+    assert strip(wires["DIN"][1]) in resistor and strip(wires["matrix-DIN"][1]) in resistor
+    assert strip(wires["DIN"][1]) != strip(wires["matrix-DIN"][1])
+    assert (strip(wires["matrix-5V"][1]), strip(wires["matrix-GND"][1])) == (plus, minus)
+    # every button: its pin to one leg, the diagonal leg to GND
+    for name, pin in zip(("UP", "DOWN", "LEFT", "RIGHT", "SELECT", "BACK"), preset[1:7]):
+        signal, ground = legs["button-" + name]
+        assert strip(wires[name][0]) == pin_strip(pin), name
+        assert strip(wires[name][1]) == strip(signal), name
+        assert strip(wires[name + "-GND"][0]) == strip(ground), name
+        assert strip(wires[name + "-GND"][1]) == minus, name
+        (sc, sr), (gc, gr) = (int(signal[1:]), signal[0]), (int(ground[1:]), ground[0])
+        assert sc != gc and (sr in "abcde") != (gr in "abcde"), name  # diagonal legs
+    # nothing else shares a strip with a Pico pin it should not touch
+    used = {pin_strip(name) for name in ("VBUS", "GND")} | {pin_strip(p) for p in preset[:7]}
+    for name, (start, end) in wires.items():
+        for hole in (start, end):
+            if hole != "matrix" and isinstance(strip(hole), tuple) and strip(hole)[0] <= 22:
+                assert strip(hole) in used, (name, hole)
+
+
+
+def test_every_svg_in_docs_parses_and_a_guide_shows_it():
+    import xml.etree.ElementTree as ElementTree
+    docs = os.path.join(ROOT, "docs")
+    guides = "".join(read("docs/" + name) for name in os.listdir(docs) if name.endswith(".md"))
+    drawings = [name for name in os.listdir(docs) if name.endswith(".svg")]
+    assert "breadboard-pico.svg" in drawings
+    for name in drawings:
+        root = ElementTree.fromstring(read("docs/" + name))
+        assert root.tag == SVG + "svg", name
+        assert "](%s)" % name in guides, name

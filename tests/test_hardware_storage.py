@@ -45,8 +45,8 @@ def test_round_trip_appends_records_and_unchanged_data_writes_nothing(device):
     store = NvmStorage(nvm)
     data = bytes(range(200))
     assert store.save(data)
-    # The first save starts half 0: its record, then the rest of the half erased, in one write.
-    assert nvm.writes == 1 and nvm.written == HALF_MAX
+    # The first save on blank nvm: its record alone (the rest of the half is erased already).
+    assert nvm.writes == 1 and nvm.written == HEADER + 200
     assert store.load() == data
     assert store.save(data)                       # unchanged: no flash write at all
     assert nvm.writes == 1
@@ -54,7 +54,7 @@ def test_round_trip_appends_records_and_unchanged_data_writes_nothing(device):
     changed[100] = 7
     assert store.save(bytes(changed))
     # The next record is appended after the first: one write of one record.
-    assert nvm.writes == 2 and nvm.written == HALF_MAX + HEADER + 200
+    assert nvm.writes == 2 and nvm.written == 2 * (HEADER + 200)
     assert NvmStorage(nvm).load() == bytes(changed)
     assert nvm[0:2] == b"RL" and nvm[HEADER + 200:HEADER + 202] == b"RL"
 
@@ -277,3 +277,19 @@ def test_a_game_saved_by_the_previous_version_resumes_on_the_device(device):
     app.save()
     again = App(storage=NvmStorage(nvm), seed=2)
     assert again.game.moves == app.game.moves and not again.hints
+
+
+def test_parse_names_what_is_wrong_with_a_record():
+    record = frame(b"hello", 7)
+    assert parse(record) == (b"hello", 7, None)
+    assert parse(record[:-2]) == (None, 7, "saved game is cut short (3 of 5 bytes): ignored")
+    assert parse(record[:HEADER]) == (None, 7, "saved game is cut short (0 of 5 bytes): ignored")
+    other = b"RL\x07" + record[3:]
+    assert parse(other) == (None, 0, "saved game has format 7, expected 2: ignored")
+    damaged = record[:-1] + b"?"
+    assert parse(damaged) == (None, 7, "saved game is corrupt (checksum): ignored")
+    assert parse(b"not ours at all") == (None, 0, None) and parse(None) == (None, 0, None)
+    # a format 1 record of no data is exactly its 7-byte header
+    empty = b"RL\x01\x00\x00" + bytes((checksum(b"") >> 8, checksum(b"") & 255))
+    assert parse(empty) == (b"", 0, None)
+    assert parse(empty[:6]) == (None, 0, None)

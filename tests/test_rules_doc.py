@@ -27,6 +27,7 @@ import pytest
 from rolit_core import COLOURS, NAMES, Board, Game, IllegalMove, Match
 from rolit_core import menu
 from rolit_core.game import seating
+from test_hardware_docs import tool
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COLOUR = r"(red|yellow|green|blue)"
@@ -336,3 +337,90 @@ def test_links_inside_the_rules_page_lead_to_its_headings():
         assert anchor in slugs, anchor
     for target in re.findall(r"\]\(([a-z]+\.md)\)", RULES):
         assert os.path.exists(os.path.join(ROOT, "docs", target)), target
+
+
+# -- the one-page handout (docs/rules-handout.html) ---------------------------------------------
+
+class HandoutBoards:
+    """The handout's figures as (data-move, data-turns, [(data-position, cells, turned)])."""
+
+    def __init__(self, text):
+        from html.parser import HTMLParser
+
+        figures = self.figures = []
+        inside = []  # a board table is open
+
+        class Parser(HTMLParser):
+            def handle_endtag(self, tag):
+                if tag == "table" and inside:
+                    inside.pop()
+
+            def handle_starttag(self, tag, attrs):
+                attrs = dict(attrs)
+                if tag == "figure":
+                    figures.append((attrs.get("data-move"), attrs.get("data-turns"), []))
+                elif tag == "table" and "board" in (attrs.get("class") or ""):
+                    figures[-1][2].append([attrs["data-position"], [], []])
+                    inside.append(True)
+                elif not inside:
+                    return
+                elif tag == "tr":
+                    figures[-1][2][-1][1].append("")
+                elif tag == "td":
+                    classes = (attrs.get("class") or "").split()
+                    board = figures[-1][2][-1]
+                    letter = "."
+                    for name in classes:
+                        if name in ("red", "yellow", "green", "blue"):
+                            letter = name[0].upper()
+                    board[1][-1] += letter
+                    if "turned" in classes:
+                        column = len(board[1][-1]) - 1
+                        board[2].append("abcdefgh"[column] + str(len(board[1]) - 1))
+
+        Parser().feed(text)
+
+
+def test_the_handout_is_up_to_date_and_linked_from_the_guides():
+    assert tool("handout").main(["--check"]) == 0, "run: python tools/handout.py"
+    assert "(rules-handout.html)" in read("docs/hardware.md")
+    assert "(rules-handout.html)" in RULES
+
+
+def test_every_handout_picture_is_what_the_rules_core_plays():
+    figures = HandoutBoards(read("docs/rules-handout.html")).figures
+    assert len(figures) >= 3
+    for move, turns, boards in figures:
+        for position, cells, _ in boards:
+            assert "/".join(row for row in cells if row) == position  # drawn as it says
+        before, after = boards
+        colour, cell = move.split()
+        board = Board.from_text(before[0])
+        turned = board.play(board.parse_cell(cell), COLOURS[NAMES.index(colour) - 1])
+        names = sorted(board.cell_name(c) for c in turned)
+        assert board.to_text() == after[0], move
+        assert (" ".join(names) or "nothing") == turns, move
+        assert sorted(after[2]) == names, move  # the ringed balls are the turned ones
+
+
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_the_handout_prints_on_one_page(paper, tmp_path):
+    import sys
+    sys.path.insert(0, ROOT)
+    from web import browser
+
+    reason = browser.missing()
+    if reason:
+        if os.environ.get("ROLIT_BROWSER_TESTS") == "required":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    pdf = tmp_path / "handout.pdf"
+    with browser.launch() as chromium:
+        page = chromium.new_page()
+        page.goto("file://" + os.path.join(ROOT, "docs", "rules-handout.html"))
+        page.pdf(path=str(pdf), format=paper, print_background=True)
+    data = pdf.read_bytes()
+    assert len(re.findall(rb"/Type\s*/Page(?![A-Za-z])", data)) == 1
+    width, height = {"A4": (595.92, 842.88), "Letter": (612, 792)}[paper]
+    box = [float(v) for v in re.search(rb"/MediaBox\s*\[([^\]]*)\]", data).group(1).split()]
+    assert abs(box[2] - width) < 1 and abs(box[3] - height) < 1

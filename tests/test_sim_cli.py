@@ -142,7 +142,11 @@ def test_bad_numbers_and_sizes_are_one_line_errors(capsys, no_frames):
                         (["--sound", "-5"], "--sound: -5 is out of range"),
                         (["--window-size", "foo"], "'foo' is not WIDTHxHEIGHT"),
                         (["--window-size", "10x10"], "out of range"),
-                        (["--rounds", "0"], "--rounds: 0 is out of range: 1-99"),
+                        (["--window-size", "16384x16384"], "out of range: 160x120 to 7680x4320"),
+                        (["--window-size", "7681x800"], "out of range"),
+                        (["--rounds", "0"], "--rounds: 0 is out of range: 1-7"),
+                        (["--rounds", "8"], "--rounds: 8 is out of range: 1-7 (the menu's"),
+                        (["--rounds", "99"], "out of range: 1-7"),
                         (["--gamma", "5"], "--gamma: 5 is out of range: 10-40"),
                         (["--brightness", "500"], "--brightness: 500 is out of range"),
                         (["--max-ma", "0"], "--max-ma: 0 is out of range"),
@@ -160,9 +164,9 @@ def test_bad_paths_are_one_line_errors_before_the_game(tmp_path, capsys, no_fram
             (["--screenshot", str(missing / "end.png")], "does not exist"),
             (["--screenshot", str(tmp_path / "end.txt")], "must end in .png"),
             (["--record", str(tmp_path)], "is a folder"),
-            (["--replay", str(tmp_path / "none.txt")], "cannot read"),
+            (["--replay", str(tmp_path / "none.txt")], "no such file"),
             (["--replay", str(tmp_path)], "is a folder"),
-            (["--replay", str(latin)], "is not UTF-8 text (byte 0xe9 at offset"),
+            (["--replay", str(latin)], "latin1.txt: line 13: not text (binary, or not UTF-8)"),
             (["--settings", str(tmp_path)], "is a folder"),
             (["--storage", str(tmp_path)], "is a folder"),
             (["--storage", str(missing / "rolit.sav")], "does not exist")):
@@ -313,13 +317,14 @@ def test_examples_leave_no_files_in_the_clone():
 
 def test_a_record_that_cannot_be_written_is_reported_not_a_crash(tmp_path, monkeypatch):
     record = tmp_path / "game.txt"
-    real_open = cli.open_temporary
+    from sim import recorder as recorder_module
+    real_write = recorder_module.write_atomically
 
-    def failing_open(path):
+    def failing_write(path, write):
         if str(path).startswith(str(record)):
             raise OSError(28, "No space left on device")
-        return real_open(path)
-    monkeypatch.setattr(cli, "open_temporary", failing_open)
+        return real_write(path, write)
+    monkeypatch.setattr(recorder_module, "write_atomically", failing_write)
     with pytest.raises(SystemExit) as stop:  # the whole game is played, then it says so
         cli.main(["--headless", "--players", "easy,easy", "--seed", "2", "--record",
                   str(record)])
@@ -329,7 +334,7 @@ def test_a_record_that_cannot_be_written_is_reported_not_a_crash(tmp_path, monke
                                              "none"]))[0]
     recorder.update(app)
     assert "No space left" in recorder.failure
-    monkeypatch.setattr(cli, "open_temporary", real_open)
+    monkeypatch.setattr(recorder_module, "write_atomically", real_write)
     app.game.play(app.game.legal_moves()[0])
     recorder.update(app)
     assert recorder.failure is None and "1. " in record.read_text()

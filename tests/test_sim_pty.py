@@ -7,6 +7,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import time
 
 import pytest
 
@@ -41,7 +42,7 @@ def test_ctrl_c_in_the_window_quits_cleanly_with_130():
 
 def test_ctrl_c_headless_quits_cleanly_with_130(tmp_path):
     record = tmp_path / "match.txt"
-    with Run(sim("--headless", "--players", "hard,hard", "--rounds", "99", "--seed", "1",
+    with Run(sim("--headless", "--players", "hard,hard", "--rounds", "7", "--seed", "1",
                  "--record", str(record))) as run:
         run.read(3)
         assert run.process.poll() is None
@@ -83,7 +84,9 @@ def test_an_unreachable_display_falls_back_to_the_terminal_in_one_line():
     if not display_55_is_free():
         pytest.skip("something listens on display :55")
     env = environment(DISPLAY=":55")
-    with Run(sim("--players", "human,easy", "--seed", "1"), env=env) as run:
+    # --storage none: an unfinished game another test left would add its own line
+    with Run(sim("--players", "human,easy", "--seed", "1", "--storage", "none"),
+             env=env) as run:
         assert run.until(READY, 20), run.output
         lines = [line for line in run.output.split("\x1b[?1049h")[0].splitlines() if line]
         assert len(lines) == 1, lines  # only the reason, no SDL chatter
@@ -118,7 +121,7 @@ def test_no_stale_lines_after_the_pause_menu_and_esc_resumes():
         assert run.until("[Resume]", 5)
         assert "Paused" in screen_of(run)
         run.send(b"\r")     # Enter on "resume"
-        run.read(1.5)
+        assert until_screen(run, lambda text: "Paused" not in text and READY in text)
         text = screen_of(run)
         assert "Paused" not in text and "[Resume]" not in text
         assert text.count(READY) == 1, text   # the help line once, no stale copy below it
@@ -126,11 +129,22 @@ def test_no_stale_lines_after_the_pause_menu_and_esc_resumes():
         assert run.until("[Resume]", 5)
         run.output = ""
         run.send(b"\x1b")   # Esc in the pause menu resumes (and does not open it again)
-        run.read(2)
+        assert until_screen(run, lambda text: READY in text)
+        run.read(1)         # (past the App's hold: a menu opened again would show now)
         text = screen_of(run)
         assert "[Resume]" not in run.output and text.count(READY) == 1, text
         run.send(b"q")
         assert run.wait(10) == 0
+
+
+def until_screen(run, check, seconds=20):
+    """Read until ``check(screen text)`` holds (then a little more, for the frame to finish);
+    what it returns. Waits for what was drawn, not for a time that a busy machine overruns."""
+    end = time.monotonic() + seconds
+    while not check(screen_of(run)) and time.monotonic() < end:
+        run.read(0.1)
+    run.read(0.3)
+    return check(screen_of(run))
 
 
 def cursor_on_screen(run):
@@ -150,13 +164,16 @@ def cursor_on_screen(run):
 def test_the_cursor_is_marked_on_an_illegal_cell_and_the_reason_shown():
     with Run(sim("--terminal", "--players", "human,human", "--first", "red")) as run:
         assert run.until(READY, 20)
-        x, y = cursor_on_screen(run)
-        # to a1, which touches no ball; one key at a time (a burst of the same key is the
-        # terminal's auto-repeat, a held key)
-        for key, count in ((b"\x1b[D", x), (b"\x1b[A", y)):
-            for _ in range(count):
+        # to a1, which touches no ball; one key at a time, each after the last one was drawn
+        # and its tap was over (a burst of the same key is the terminal's auto-repeat, a held
+        # key), however late the simulator gets to read them
+        for key, axis in ((b"\x1b[D", 0), (b"\x1b[A", 1)):
+            while cursor_on_screen(run)[axis] > 0:
+                want = list(cursor_on_screen(run))
+                want[axis] -= 1
+                want = tuple(want)
                 run.send(key)
-                run.read(0.3)
+                assert until_screen(run, lambda text: cursor_on_screen(run) == want), want
         assert cursor_on_screen(run) == (0, 0)
         run.send(b"\r")
         assert run.until("Not allowed", 5)
@@ -164,8 +181,8 @@ def test_the_cursor_is_marked_on_an_illegal_cell_and_the_reason_shown():
         assert cursor_on_screen(run) == (0, 0)
         assert "Not allowed: a1 does not touch a ball" in screen_of(run)
         run.send(b"\x1b[C")
-        run.read(0.5)
-        assert cursor_on_screen(run) == (1, 0) and "Not allowed" not in screen_of(run)
+        assert until_screen(run, lambda text: cursor_on_screen(run) == (1, 0)
+                            and "Not allowed" not in text)
         run.send(b"q")
         assert run.wait(10) == 0
 
@@ -201,3 +218,33 @@ def test_settings_are_kept_between_runs_in_the_user_data_folder():
         run.send(b"q")
         assert run.wait(10) == 0
     assert not os.path.exists(os.path.join(DATA_HOME, "unused"))
+
+
+def test_a_foreign_file_at_the_settings_path_is_shown_at_start_and_left_alone():
+    data = os.path.join(DATA_HOME, "foreign")
+    path = os.path.join(data, "rolit-handheld", "rolit.sav")
+    os.makedirs(os.path.dirname(path))
+    with open(path, "w") as file:
+        file.write("RH: my own notes\n")
+    with Run(sim("--terminal"), env=environment(XDG_DATA_HOME=data)) as run:
+        assert run.until(READY, 20)
+        # on the terminal's own screen, not only on stderr (which the game's screen covers)
+        assert "delete it or use --storage" in screen_of(run)
+        run.send(b"q")
+        assert run.wait(10) == 0
+    with open(path) as file:
+        assert file.read() == "RH: my own notes\n"
+    assert os.listdir(os.path.dirname(path)) == ["rolit.sav"]
+
+
+def test_no_labels_hides_the_board_labels_in_the_terminal_too():
+    shown = {}
+    for argv in ((), ("--no-labels",)):
+        with Run(sim("--terminal", "--players", "human,human", "--storage", "none",
+                     *argv)) as run:
+            assert run.until(READY, 20)
+            shown[argv] = screen_of(run)
+            run.send(b"q")
+            assert run.wait(10) == 0
+    assert "a  b  c  d  e  f  g  h" in shown[()]
+    assert "a  b  c" not in shown[("--no-labels",)] and READY in shown[("--no-labels",)]

@@ -130,6 +130,16 @@ def read_until(master, text, seconds):
     return output + read_for(master, 0.3)
 
 
+def read_to_exit(master, process, seconds=30):
+    """The output until ``process`` has exited (and what it wrote last): a busy machine may
+    take longer than any fixed wait to close the terminal down."""
+    out = ""
+    end = time.monotonic() + seconds
+    while process.poll() is None and time.monotonic() < end:
+        out += read_for(master, 0.1)
+    return out + read_for(master, 0.2)
+
+
 def wait_for(master, check, seconds):
     """Drain the output until ``check()`` is true or ``seconds`` pass; returns ``check()``."""
     end = time.monotonic() + seconds
@@ -187,7 +197,7 @@ def test_terminal_mode_in_a_pty_plays_and_restores_the_terminal(tmp_path):
             read_for(master, 0.3)
         assert re.search(r"1\. R [a-h][1-8]", record.read_text())
         os.write(master, b"q")
-        tail = read_for(master, 2)
+        tail = read_to_exit(master, process)
         assert process.wait(5) == 0
         assert tail.endswith("\x1b[?1049l") and "\x1b[?25h" in tail
         assert termios.tcgetattr(slave) == before
@@ -205,7 +215,7 @@ def test_terminal_is_restored_on_sigterm():
         read_until(master, "WASD move", 15)
         assert termios.tcgetattr(slave) != before  # cbreak mode while running
         process.send_signal(signal.SIGTERM)
-        tail = read_for(master, 2)
+        tail = read_to_exit(master, process)
         assert process.wait(5) == 128 + signal.SIGTERM
         assert "\x1b[?1049l" in tail
         assert termios.tcgetattr(slave) == before
@@ -225,7 +235,7 @@ def test_kitty_terminal_gets_exact_holds(tmp_path):
     try:
         assert "\x1b[?u" in read_until(master, "\x1b[?u", 15)
         os.write(master, b"\x1b[?0u\x1b[?62;22c")  # kitty flags 0, then device attributes
-        output = read_for(master, 2)
+        output = read_until(master, "\x1b[>11u", 15)
         assert "\x1b[>11u" in output
         played = False
         for attempt in range(8):
@@ -240,7 +250,7 @@ def test_kitty_terminal_gets_exact_holds(tmp_path):
             read_for(master, 0.3)
         assert played
         os.write(master, b"\x1b[113u")  # q
-        tail = read_for(master, 2)
+        tail = read_to_exit(master, process)
         assert process.wait(5) == 0
         assert "\x1b[<u" in tail  # protocol switched off again
     finally:
@@ -302,7 +312,7 @@ def test_ctrl_c_from_a_kitty_terminal_exits_130():
         os.write(master, b"\x1b[?0u\x1b[?62;22c")
         read_for(master, 1)
         os.write(master, b"\x1b[99;5u")  # Ctrl-C as the kitty protocol reports it
-        tail = read_for(master, 2)
+        tail = read_to_exit(master, process)
         assert process.wait(5) == 130
         assert "\x1b[<u" in tail and "Traceback" not in tail
         assert termios.tcgetattr(slave) == before
@@ -311,3 +321,42 @@ def test_ctrl_c_from_a_kitty_terminal_exits_130():
             process.kill()
         os.close(master)
         os.close(slave)
+
+
+# -- odd and random input never ends the game ------------------------------------------------------
+
+def test_odd_escape_sequences_are_ignored():
+    # Alt+Shift+O then the superscript-two key of an AZERTY keyboard; the same in a modifier
+    for text in ("\x1bO\u00b2u", "\x1b[1;\u00b2A", "\x1b[\u0662u", "\x1b[13;\u00b2:3u",
+                 "\x1b[" + "9" * 5000 + "u", "\x1b[1;" + "9" * 5000 + "A"):
+        assert decode(text) == ([], ""), repr(text)
+    assert decode("\x1bO\u00b2u\r") == ([(SELECT, None)], "")  # the keys after it still count
+
+
+def test_an_escape_sequence_that_never_ends_is_not_kept_for_ever():
+    pairs, rest = decode("\x1b[" + "1;" * 40)
+    assert pairs == [] and rest == ""
+    pairs, rest = decode("\x1b[1;5")
+    assert rest == "\x1b[1;5"  # a short unfinished one waits for the next read
+
+
+def test_random_bytes_decode_without_an_exception():
+    import random
+    rng = random.Random(23)
+    pieces = ["\x1b", "[", "O", ";", ":", "u", "A", "~", "?", "1", "3", "5", "9", "\u00b2",
+              "\u0662", "\r", "q", " ", "\x03", "\x7f"]
+    keys = TermKeys()
+    now = 0
+    for count in range(300000):
+        if count % 2:
+            data = bytes([rng.randrange(256) for _ in range(rng.randrange(1, 12))])
+            text = data.decode("utf-8", "replace")
+        else:
+            text = "".join([rng.choice(pieces) for _ in range(rng.randrange(1, 12))])
+        pairs, rest = decode(text)
+        assert len(rest) <= 64 + 12
+        for key, kind in pairs:
+            if key not in (QUIT, INTERRUPT, "suspend"):
+                keys.key(key, now, kind)
+        now += 7
+        keys.take(now)

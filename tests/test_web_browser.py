@@ -14,7 +14,8 @@ from rolit_core import Game, load, save
 from rolit_core.app import App
 from web import browser, build
 from web.serve import serve_in_background
-from web_tab import ARTEFACTS, PREFS_KEY, SAVE_KEY, Tab, led_centres, path_keys, save_figures
+from web_tab import (ARTEFACTS, PREFS_KEY, SAVE_KEY, UNLIT, Tab, led_centres, path_keys,
+                     save_figures)
 
 pytestmark = pytest.mark.slow
 
@@ -72,7 +73,7 @@ def test_first_frame_comes_from_local_files_only(tab, site):
                           "chromium": browser.version()})
     # A bound for "it starts", not a performance target (those are measured: bench/web.py).
     assert stats["firstFrame"] < 20000
-    assert tab.info()["mode"] == "title"
+    assert tab.info()["mode"] in ("title", "menu")  # the title gives way after 2.4 s: load
     for url in tab.requests:
         assert url.startswith(site) or url.startswith("data:"), url  # no CDN, nothing remote
     assert not tab.errors
@@ -147,6 +148,56 @@ def test_mouse_click_plays_the_cell_under_it(tab):
     tab.assert_pixels_match()
     tab.page.mouse.click(*tab.centre_on_screen(0, 8), button="right", delay=800)
     tab.wait_for("window.rolit.info().mode === 'pause'", 5000)
+    assert not tab.errors
+
+
+def phase_at_last_tap(tab):
+    """The App's phase when the page took its last tap (the journal replayed on CPython up to
+    that step): what the click really met, whatever the page shows by the time it is asked."""
+    from web import page as glue
+
+    journal = tab.page.evaluate("window.rolit.journal()")
+    entries = journal["entries"]
+    last = max(i for i, entry in enumerate(entries) if entry[0] == "step" and "@" in entry[2])
+    twin = glue.Page(lambda: journal["stored"], lambda text: None, journal["seed"])
+    twin.replay(entries[:last])
+    return twin.app.phase
+
+
+def test_a_click_while_the_computers_move_is_shown_is_played_after_it(tab):
+    """A class at a projector clicks as soon as the computer's ball lands: the click is kept
+    and played when the App takes input again, not lost."""
+    tab.open("?journal=1&seed=5#players=human,easy")
+    kept = 0
+    for turn in range(8):
+        tab.wait_moves(0)
+        done = len(tab.moves())  # a person to move
+        cursor, legal, size, game = tab.cursor_and_legal()
+        tab.page.mouse.click(*tab.centre_on_screen(legal[0], size))
+        tab.wait_for("([n]) => { const g = window.rolit.info().game; return g.moves.length >= n &&"
+                     " g.phase === 'animate'; }", 30000, [done + 2])  # the computer's move
+        game = Game(players=2, first=tab.moves()[0][0])  # quicker than the journal's twin
+        for colour, name in tab.moves():
+            game.play(name)
+        target = game.legal_moves()[-1]
+        tab.page.mouse.click(*tab.centre_on_screen(target, size))
+        tab.wait_moves(done + 3)
+        assert tab.moves()[done + 2][1] == game.board.cell_name(target)
+        kept += phase_at_last_tap(tab) == "animate"
+        if kept >= 2:
+            break
+    assert kept >= 2, "no click landed while the computer's move was shown"
+    tab.assert_pixels_match()
+    assert not tab.errors
+
+
+def test_a_click_while_the_computer_thinks_says_it_is_moving(tab):
+    tab.open("?journal=1&seed=5#players=expert,human")  # expert: seconds of thinking
+    tab.wait_for("window.rolit.info().game.phase === 'think'", 10000)
+    tab.page.mouse.click(*tab.centre_on_screen(0, 8))
+    tab.wait_for("document.getElementById('message').textContent.includes('Red is moving')", 5000)
+    tab.wait_moves(1)
+    assert tab.moves()[0][1] != "a1"
     assert not tab.errors
 
 
@@ -253,6 +304,75 @@ def test_a_computer_game_runs_to_the_end_without_an_error(tab):
     assert worst < 2000
 
 
+def test_the_round_end_says_what_enter_and_esc_do(tab):
+    tab.open("?journal=1&seed=5#players=easy,easy&size=4")
+    tab.wait_for("window.rolit.info().mode === 'round_end' && window.rolit.info().pour_done", 60000)
+    tab.wait_for("document.getElementById('prompt').textContent === 'Enter: play again · Esc: menu'",
+                 5000)
+    assert tab.page.locator("#prompt").is_visible()
+    tab.page.keyboard.press("f")
+    tab.wait_for("document.getElementById('banner').textContent.includes('Enter: play again')", 5000)
+    assert "Round over" in tab.page.locator("#banner").inner_text()
+    assert not tab.errors
+
+
+def test_the_first_visit_shows_the_howto_once_and_offers_hints(chromium, site):
+    tab = Tab(chromium, site, howto=True)
+    try:
+        tab.open("?journal=1&seed=3")
+        box = tab.page.locator("#howto")
+        assert box.is_visible()
+        assert tab.page.locator("#howto-title").inner_text().startswith("1. Put a ball next to")
+        # the pictures are LED panels: the move's ball lit at c3 on the "after" picture
+        lit = tab.page.evaluate("""(() => {
+            const canvas = document.getElementById("howto-after");
+            const ctx = canvas.getContext("2d");
+            const w = canvas.width, border = Math.max(3, Math.floor(w * 7 / 100)), cell = (w - 2 * border) / 8;
+            const at = (x, y) => Array.from(ctx.getImageData(border + Math.floor((x + 0.5) * cell),
+                border + Math.floor((y + 0.5) * cell), 1, 1).data.slice(0, 3));
+            return [at(2, 2), at(0, 0)];
+        })()""")
+        assert lit[0][1] > 200 and lit[1] == list(UNLIT)  # c3 green, a1 dark
+        tab.screenshot("howto")
+        tab.page.keyboard.press("Enter")
+        tab.page.keyboard.press("ArrowLeft")
+        assert tab.page.locator("#howto-title").inner_text().startswith("1.")
+        tab.page.keyboard.press("ArrowRight")
+        tab.page.keyboard.press("Enter")
+        assert tab.page.locator("#howto-title").inner_text().startswith("3.")
+        assert "hints on" in tab.page.locator("#howto-closing").inner_text()
+        info = tab.info()  # the game waited behind it: no key reached the title or the menu
+        assert info["mode"] in ("title", "menu") and info["page"] in (None, ["play", 0])
+        tab.page.keyboard.press("Enter")  # play with hints
+        assert not box.is_visible()
+        tab.frames()
+        assert tab.info()["settings"]["hints"] is True and "Hints are on" in tab.message()
+        assert '"howto":true' in tab.page.evaluate("(k) => localStorage.getItem(k)", PREFS_KEY)
+        before = tab.info()["mode"]
+        tab.page.keyboard.press("Enter")  # keys reach the game again
+        tab.wait_for("([m]) => window.rolit.info().mode !== m", 5000, [before])
+        tab.page.reload()
+        tab.wait_ready()
+        assert not box.is_visible()  # once
+        assert not tab.errors
+    finally:
+        tab.close()
+
+
+def test_skipping_the_howto_leaves_hints_off(chromium, site):
+    tab = Tab(chromium, site, howto=True)
+    try:
+        tab.open("?journal=1&seed=3")
+        tab.page.click("#howto-skip")
+        assert not tab.page.locator("#howto").is_visible()
+        tab.frames()
+        assert tab.info()["settings"]["hints"] is False
+        assert '"howto":true' in tab.page.evaluate("(k) => localStorage.getItem(k)", PREFS_KEY)
+        assert not tab.errors
+    finally:
+        tab.close()
+
+
 # -- persistence ------------------------------------------------------------------------------
 
 def test_reload_resumes_the_same_position(tab):
@@ -298,9 +418,11 @@ def test_a_corrupt_save_starts_fresh_with_a_message(tab, damage):
     assert not tab.errors
 
 
-def test_corrupt_page_preferences_are_reset_with_a_message(tab):
+@pytest.mark.parametrize("stored", ["{labels: maybe", "null", "[]",
+                                    '{"labels": true, "pad": null, "howto": "yes"}'])
+def test_corrupt_page_preferences_are_reset_with_a_message(tab, stored):
     tab.open()
-    tab.page.evaluate("([k, v]) => localStorage.setItem(k, v)", [PREFS_KEY, "{labels: maybe"])
+    tab.page.evaluate("([k, v]) => localStorage.setItem(k, v)", [PREFS_KEY, stored])
     tab.page.reload()
     tab.wait_ready()
     assert "preferences were damaged" in tab.message()
@@ -381,10 +503,56 @@ def test_a_record_link_opens_the_position_and_copy_link_makes_one(chromium, site
         assert moves == [game.board.cell_name(c) for c, _ in game.board.moves]
         other.page.goto(site + "#record=" + "Size:+8%0AFirst:+red%0AR+z9")
         other.wait_ready()
-        assert "could not be loaded" in other.message()
+        assert "This link could not be opened: its record: " in other.message()
         assert not other.errors
     finally:
         other.close()
+
+
+def test_links_with_any_case_of_seats_open_the_game(tab):
+    tab.open("?journal=1&seed=3#Players=Human,HARD&size=6")
+    game = tab.info()["game"]
+    assert game["kinds"] == ["human", "hard"] and game["size"] == 6
+    assert not tab.message() and not tab.errors
+
+
+@pytest.mark.parametrize("link, words", [
+    ("#players=human,nobody", "its players: a seat is 'human' or a level"),
+    ("#record=garbage!!", "its record: "),
+    ("#players=human,hard&size=9", "size is 8, 6 or 4, not '9'"),
+    ("#size=6", "size needs players too"),
+    ("#players=", "players is empty"),
+    ("#colour=red", "unknown setting 'colour'"),
+    ("#players=human,hard&players=hard,hard", "players is given twice"),
+    ("#seed=4", "seed works only when the page loads"),
+])
+def test_a_bad_link_on_the_open_page_is_refused_in_words(tab, link, words):
+    """A link typed into the address bar of the open page (only its # changes: no reload)."""
+    tab.open("?journal=1&seed=3#players=human,human")
+    cursor, legal, size, game = tab.cursor_and_legal()
+    tab.page.mouse.click(*tab.centre_on_screen(legal[0], size))
+    tab.wait_moves(1)
+    tab.page.evaluate("(link) => { location.hash = link; }", link)
+    tab.wait_for("document.getElementById('message').textContent.includes('could not be opened')",
+                 5000)
+    assert tab.message().startswith("This link could not be opened: ") and words in tab.message()
+    info = tab.info()
+    assert info["game"]["kinds"] == ["human", "human"] and len(info["game"]["moves"]) == 1
+    assert tab.page.evaluate("location.hash") == ""
+    assert not tab.errors
+
+
+@pytest.mark.parametrize("address, words", [
+    ("?seed=abc", "seed 'abc' is not a whole number"),
+    ("?journal=yes", "journal is 0 or 1"),
+    ("#record=garbage!!", "its record: "),
+    ("#players=human,nobody", "its players: "),
+])
+def test_a_bad_link_at_load_is_refused_in_words(tab, address, words):
+    tab.open(address)
+    assert tab.message().startswith("This link could not be opened: ") and words in tab.message()
+    assert tab.info()["mode"] in ("title", "menu")  # the page starts as without the link
+    assert not tab.errors
 
 
 # -- layouts, screenshots, file:// -------------------------------------------------------------
@@ -426,6 +594,13 @@ def test_layouts_fit_the_screen_and_draw_exact_leds(chromium, site, name):
         box = tab.page.locator("#board").bounding_box()
         assert abs(box["width"] - min(width, height)) <= 1
         assert not tab.page.locator(".side").is_visible()
+        # whose turn and the scores stay on show, in large type beside (or under) the board
+        banner = tab.page.locator("#banner")
+        assert banner.is_visible()
+        assert "Red (human)" in banner.inner_text() and "Green (hard)" in banner.inner_text()
+        assert tab.page.locator("#banner .to-move").count() == 1
+        assert float(banner.evaluate("(b) => parseFloat(getComputedStyle(b).fontSize)")) >= \
+            0.02 * min(width, height)
         tab.assert_pixels_match()
         tab.screenshot(name + "-presentation")
         assert not tab.errors
@@ -455,7 +630,7 @@ def test_screen_pixels_are_the_canvas_pixels(tab, tmp_path):
     lit = 0
     for (x, y), colour in zip(led_centres(before["width"]), before["pixels"]):
         assert list(image.get_at((int(box["x"]) + x, int(box["y"]) + y)))[:3] == colour
-        lit += colour != [0, 0, 0]
+        lit += colour != list(UNLIT)
     assert lit > 10  # the pause menu's picture, not a dark panel
 
 

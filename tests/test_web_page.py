@@ -33,6 +33,10 @@ class Store:
         return ""
 
 
+# What the page's Python imports from sim/ besides rolit_core (web/build.py copies the same).
+PAGE_SIM_FILES = tuple("sim/" + name for name in build.SIM_FILES)
+
+
 def run(p, keys_per_step, start=0, dt=20, nodes=200):
     now = start
     result = 0
@@ -102,6 +106,90 @@ def test_keys_text_becomes_events_and_a_tap_walks_the_cursor():
     # junk is ignored
     run(p, ["9d", "x", "@9", "0", "@", "5"])
     assert p.app.mode == "play"
+
+
+def started(seats, seed):
+    """A page playing ``seats``, its storage in memory."""
+    store = Store()
+    p = page.Page(store.read, store.write, seed=seed)
+    assert p.begin(seats) == ""
+    return p
+
+
+def tap(cell):
+    return "@%d%d" % (cell % 8, cell // 8)
+
+
+def _until(p, now, done, limit=2000):
+    for _ in range(limit):
+        if done():
+            return now
+        now += 20
+        p.step(now, "", 200)
+    raise AssertionError("the page never got there")
+
+
+def test_a_tap_while_the_computers_move_is_shown_is_played_after_it():
+    p = started("human,easy", 5)
+    app = p.app
+    now = _until(p, 0, lambda: app.phase == "input")
+    game = app.game
+    ours = game.legal_moves()[0]
+    now = run(p, [tap(ours), "4u"], start=now)[1]
+    now = _until(p, now, lambda: len(game.board.moves) == 2 and app.phase == "animate")
+    target = game.legal_moves()[-1]  # the computer's move is on the board, still animating
+    now = run(p, [tap(target), "4u"], start=now)[1]
+    assert app.phase == "animate" and len(game.board.moves) == 2
+    _until(p, now, lambda: len(game.board.moves) >= 3)
+    assert game.board.moves[2] == (target, game.seat_colours[0][0])
+
+
+def test_a_tap_while_a_computer_thinks_says_it_is_moving():
+    p = started("easy,human", 5)
+    app = p.app
+    now = _until(p, 0, lambda: app.phase == "think")
+    run(p, ["@00", "4u"], start=now)
+    info = json.loads(p._info)
+    assert info["notice"] == "Red is moving…" and info["notices"] == 1
+    _until(p, now, lambda: len(app.game.board.moves) == 1 and app.phase == "input")
+    assert app.game.board.moves[0][0] != 0  # the tap did not become a move
+
+
+def test_a_kept_tap_on_a_cell_no_longer_legal_says_why():
+    p = started("human,human", 3)
+    app = p.app
+    game = app.game
+    first = game.legal_moves()[0]
+    now = run(p, [tap(first), "4u"])[1]
+    assert app.phase == "animate"
+    # a tap on the cell just played, while its ball is still landing: kept, then refused
+    now = run(p, [tap(first), "4u"], start=now)[1]
+    _until(p, now, lambda: app.phase == "input")
+    p.step(now + 5000, "", 200)
+    info = json.loads(p._info)
+    assert len(game.board.moves) == 1
+    assert info["notice"].startswith(game.board.cell_name(first) + " was not played: ")
+
+
+def test_seats_in_any_case_start_a_game_as_in_the_simulator():
+    p = started("Human, HARD", 1)
+    assert p.app.kinds == ("human", "hard")
+    assert p.begin("human", "6.0") == "the board size is 8, 6 or 4, not '6.0'"
+    assert p.load_record("Size: 6\nPlayers: 2\nFirst: red\nR e3", "Human,Easy") == ""
+    assert p.app.kinds == ("human", "easy") and p.app.game.size == 6
+
+
+def test_hints_from_the_howto_turn_on_for_the_game_and_the_menu():
+    p = started("human,human", 1)
+    assert not p.app.hints
+    run(p, [""])
+    p.set_hints()
+    assert p.app.hints and p.app.settings.hints
+    assert run(p, [""])[0] & page.CHANGED_INFO and json.loads(p._info)[
+        "settings"]["hints"] is True
+    pages = json.loads(page.howto())
+    assert [len(item["before"]) for item in pages] == [384, 384, 384]
+    assert pages[1]["after"] is None and pages[2]["closing"]
 
 
 def test_info_changes_only_with_what_it_shows():
@@ -187,14 +275,17 @@ print(len(page.frame()), page.record().count("\n"), len(store["s"]) % 2)
 import json
 print(sorted(json.loads(page.info())["game"].keys())[:3])
 print(len(json.loads(page.journal())["entries"]))
+print(len(json.loads(page.howto())), page.step(5000, "@00", 50) >= 0)
 '''
-    out = run_micropython(script, trees=("rolit_core",), files=("web/__init__.py", "web/page.py"))
+    out = run_micropython(script, trees=("rolit_core",),
+                          files=("web/__init__.py", "web/page.py") + PAGE_SIM_FILES)
     lines = out.split("\n")
     assert lines[0] == ""
     length, newlines, odd = lines[1].split()
     assert length == "384" and int(newlines) >= 8 and odd == "0"
     assert lines[2] == "['kinds', 'moves', 'over']"
     assert lines[3] == "201"
+    assert lines[4] == "3 True"  # the how-to's pages and a tap (sim/) under MicroPython
 
 
 def test_build_copies_the_core_and_makes_a_single_file(tmp_path):

@@ -10,6 +10,13 @@ from web import page as glue
 ARTEFACTS = os.path.join(ROOT, "build", "web-test")
 SAVE_KEY = "rolit-handheld.save"
 PREFS_KEY = "rolit-handheld.page"
+UNLIT = (24, 24, 28)  # an unlit LED under room light (web/panel.js, as sim/window.py)
+
+
+def lens(colour):
+    """The canvas colour at the centre of an LED showing ``colour``: the room's light plus its
+    own, as the window draws it."""
+    return [min(255, UNLIT[c] + colour[c]) for c in range(3)]
 
 
 def led_centres(width):
@@ -24,11 +31,21 @@ def led_centres(width):
 class Tab:
     """One page in its own browser context (fresh storage unless ``context`` is shared)."""
 
-    def __init__(self, chromium, base, context=None, **options):
+    def __init__(self, chromium, base, context=None, howto=False, **options):
+        """``howto``: show the first visit's how-to-play (by default the tab is a returning
+        visitor's, so keys and clicks go to the game)."""
         options.setdefault("viewport", {"width": 1280, "height": 800})
         self.own_context = context is None
         self.context = context or chromium.new_context(**options)
         self.page = self.context.new_page()
+        if not howto:
+            self.page.add_init_script("""
+                try {
+                    if (localStorage.getItem(%r) === null) {
+                        localStorage.setItem(%r, JSON.stringify({ labels: true, pad: null, howto: true }));
+                    }
+                } catch (error) {}
+            """ % (PREFS_KEY, PREFS_KEY))
         self.base = base
         self.errors = []
         self.requests = []
@@ -104,10 +121,11 @@ class Tab:
         return twin
 
     def assert_pixels_match(self):
-        """The canvas at every LED centre shows exactly the App's frame on CPython."""
+        """The canvas at every LED centre shows exactly the App's frame on CPython (on the room's
+        light of an unlit LED)."""
         shot = self.snapshot()
         twin = self.twin(shot["journal"])
-        expected = [list(colour) for colour in twin.app.frame]
+        expected = [lens(colour) for colour in twin.app.frame]
         assert shot["pixels"] == expected, "canvas %d px wide" % shot["width"]
         return twin
 

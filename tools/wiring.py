@@ -17,6 +17,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from hardware.config import PRESETS  # noqa: E402
+from generated import update  # noqa: E402
 
 # Physical pin numbers (or the label printed on the board) of every pin name a preset uses.
 PHYSICAL = {
@@ -228,36 +229,22 @@ def svg(preset):
                                                  gnd_x - 20 - 300, last - first + ROW - 4))
         behind.append(text(310, first + 5, title, 13, "start", "bold", "#444444"))
     out[header:header] = behind
-    y = bottom + 30
-    for note in notes:
-        out.append(text(30, y, note, 12))
-        y += 22
+    out += note_lines(notes, 30, bottom + 30)
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
+def note_lines(notes, x, y):
+    """The notes under a drawing, one text line each from ``y`` down."""
+    return [text(x, y + 22 * i, note, 12) for i, note in enumerate(notes)]
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    check = "--check" in argv
-    stale = []
+    stale = 0
     for preset in ("pico", "feather_rp2040", "blinka_pi"):
         path = os.path.join(ROOT, "docs", "wiring-%s.svg" % preset)
-        data = svg(preset)
-        try:
-            with open(path, encoding="utf-8") as handle:
-                current = handle.read()
-        except OSError:
-            current = None
-        if current == data:
-            continue
-        if check:
-            stale.append(path)
-        else:
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(data)
-            print("wrote", os.path.relpath(path, ROOT))
-    for path in stale:
-        print("out of date:", os.path.relpath(path, ROOT))
+        stale += update(path, svg(preset), "--check" in argv, ROOT)
     return 1 if stale else 0
 
 

@@ -2,7 +2,8 @@
 
 The folder holds the page (index.html, style.css, the ES modules), the pinned MicroPython
 WebAssembly interpreter from node_modules, and sources.js: the ``rolit_core`` sources of this
-checkout and the page's Python side (web/page.py), which the page copies into the interpreter's
+checkout, the two small modules it shares with the simulator window (sim/clicks.py, sim/howto.py)
+and the page's Python side (web/page.py), which the page copies into the interpreter's
 file system. Nothing is fetched from anywhere else, so the folder works from any static host.
 
 It also writes rolit.html, the same page in one file (modules, interpreter and sources inlined
@@ -18,9 +19,11 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 PACKAGE = os.path.join(ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript")
-PAGE_FILES = ("index.html", "style.css", "main.js", "panel.js", "input.js", "words.js")
-MODULES = ("panel.js", "input.js", "words.js", "sources.js", "micropython.mjs")
+PAGE_FILES = ("index.html", "style.css", "main.js", "panel.js", "input.js", "words.js", "link.js")
+MODULES = ("panel.js", "input.js", "words.js", "link.js", "sources.js", "micropython.mjs")
 INTERPRETER = ("micropython.mjs", "micropython.wasm")
+# What the page's Python shares with the simulator window (clicks on the board, the how-to).
+SIM_FILES = ("__init__.py", "clicks.py", "howto.py")
 
 
 class BuildError(Exception):
@@ -37,6 +40,9 @@ def python_sources():
                 sources["rolit_core/" + name] = handle.read()
     if "rolit_core/app.py" not in sources:
         raise BuildError("no rolit_core/app.py in %s" % ROOT)
+    for name in SIM_FILES:
+        with open(os.path.join(ROOT, "sim", name), encoding="utf-8") as handle:
+            sources["sim/" + name] = handle.read()
     with open(os.path.join(HERE, "page.py"), encoding="utf-8") as handle:
         sources["page.py"] = handle.read()
     return sources

@@ -8,7 +8,9 @@
 import { Panel } from "./panel.js";
 import { Keys, KEYMAP, BACK, Gamepads, bindPad } from "./input.js";
 import { SOURCES } from "./sources.js";
-import { SEAT_RGB, moves as moveWords, seats as seatRows, status as statusLines } from "./words.js";
+import { opensGame, readLink, MAX_RECORD } from "./link.js";
+import { SEAT_RGB, moves as moveWords, prompt as promptWords, seats as seatRows, status as statusLines }
+  from "./words.js";
 
 const SAVE_KEY = "rolit-handheld.save"; // the App's save (the device's format, as hex)
 const PREFS_KEY = "rolit-handheld.page"; // the page's own choices: labels, pad
@@ -19,12 +21,13 @@ const CHANGED_FRAME = 1, CHANGED_INFO = 2, THINKING = 8, NODE_SHIFT = 4; // as i
 const LOG_FRAMES = 3000;
 
 const $ = (id) => document.getElementById(id);
-const params = readParams();
+const params = readParams(); // the address the page was loaded with
 const stats = {
   bootStart: performance.now(), // ms since the navigation began
   interpreterMs: null, // MicroPython loaded
   importMs: null, // rolit_core imported and the App made
   firstFrame: null, // ms since the navigation began when the App's first frame was drawn
+  firstStatus: null, // ms since the navigation began when the side panel first showed the game's state
   frames: 0, // App updates
   draws: 0, // frames drawn (only changed frames are)
   log: [], // recent frames: [rAF time, ms in Python, 1 if a computer thought]
@@ -57,12 +60,40 @@ window.rolit = {
 
 // -- settings from the address: ?seed=5&journal=1, #record=…&players=human,hard ----------------
 
+// Both parts of the address at load, as one link (web/link.js checks it).
 function readParams() {
-  const found = {};
-  for (const part of [location.search.slice(1), location.hash.slice(1)]) {
-    for (const [key, value] of new URLSearchParams(part)) found[key] = value;
+  const query = readLink(location.search.slice(1), true);
+  const hash = readLink(location.hash.slice(1), true);
+  const values = { ...query.values };
+  const problems = [...query.problems, ...hash.problems];
+  for (const [key, value] of Object.entries(hash.values)) {
+    if (key in values) problems.push(`${key} is given twice`);
+    else values[key] = value;
   }
-  return found;
+  return { values, problems };
+}
+
+// Open the game a link gives, or say why not. A link with any problem changes nothing.
+function openLink(link) {
+  const { values, problems } = link;
+  if (!problems.length && opensGame(link)) {
+    if (values.record !== undefined) {
+      const problem = py.load_record(values.record, values.players || "");
+      if (problem) problems.push(`its record: ${problem}`);
+      else showMessage("The shared position loaded: play on from its last move.", "info", 6000);
+    } else {
+      const problem = py.begin(values.players, (values.size || "8").trim());
+      if (problem) problems.push(`its players: ${problem}`);
+    }
+  }
+  if (problems.length) showMessage(`This link could not be opened: ${problems.join("; ")}.`, "error");
+}
+
+// A link typed into the address bar of the open page changes only its #: no reload happens.
+function followHash() {
+  if (!py || !location.hash) return;
+  openLink(readLink(location.hash.slice(1), false));
+  history.replaceState(null, "", location.pathname + location.search);
 }
 
 // -- the page's own preferences ----------------------------------------------------------------
@@ -77,7 +108,9 @@ function loadPrefs() {
   if (text === null) return { labels: true, pad: null };
   try {
     const prefs = JSON.parse(text);
-    if (typeof prefs.labels !== "boolean" || ![true, false, null].includes(prefs.pad)) throw new Error("bad values");
+    if (typeof prefs !== "object" || prefs === null) throw new Error("not a set of choices");
+    if (typeof prefs.labels !== "boolean" || ![true, false, null].includes(prefs.pad) ||
+        ![true, false, undefined].includes(prefs.howto)) throw new Error("bad values");
     return prefs;
   } catch (error) {
     showMessage(`The page's preferences were damaged (${error.message}) and are reset.`, "warn");
@@ -152,10 +185,83 @@ function setPresenting(on) {
   fitBoard();
 }
 
+// -- the first visit's how-to-play (sim/howto.py's pages) ---------------------------------------
+
+let howto = null; // { pages, at } while it is open
+
+function openHowto() {
+  howto = { pages: JSON.parse(py.howto()), at: 0 };
+  $("howto").hidden = false;
+  showHowtoPage();
+  $("howto-next").focus();
+}
+
+function showHowtoPage() {
+  const page = howto.pages[howto.at];
+  $("howto-title").textContent = page.title;
+  $("howto-text").textContent = page.text;
+  $("howto-closing").textContent = page.closing || "";
+  $("howto-closing").hidden = !page.closing;
+  const last = howto.at === howto.pages.length - 1;
+  $("howto-next").textContent = last ? "Play with hints" : "Next";
+  $("howto-skip").textContent = last ? "Play without" : "Skip";
+  $("howto-back").disabled = howto.at === 0;
+  const side = Math.max(120, Math.min(320, Math.floor(Math.min(window.innerWidth * 0.36, window.innerHeight * 0.36))));
+  for (const [id, hex] of [["howto-before", page.before], ["howto-after", page.after]]) {
+    const canvas = $(id);
+    canvas.hidden = !hex;
+    if (!hex) continue;
+    const picture = new Panel(canvas);
+    picture.resize(side, window.devicePixelRatio || 1);
+    picture.setLabels(8);
+    picture.draw(frameBytes(hex));
+  }
+  $("howto-arrow").hidden = !page.after;
+}
+
+function turnHowto(step) {
+  const at = howto.at + step;
+  if (at >= howto.pages.length) closeHowto(true);
+  else if (at >= 0) {
+    howto.at = at;
+    showHowtoPage();
+  }
+}
+
+// Shown once: closing it (either way) is remembered with the page's preferences.
+function closeHowto(hints) {
+  $("howto").hidden = true;
+  howto = null;
+  prefs.howto = true;
+  savePrefs();
+  if (hints) {
+    py.hints_on();
+    showMessage("Hints are on: the dim dots show where you may play (the menu turns them off).", "info", 8000);
+  }
+}
+
+function howtoKey(event) {
+  if (event.repeat) return;
+  if (["Enter", "Space", "ArrowRight", "NumpadEnter", "KeyD"].includes(event.code)) turnHowto(1);
+  else if (["ArrowLeft", "KeyA"].includes(event.code)) turnHowto(-1);
+  else if (["Escape", "Backspace"].includes(event.code)) closeHowto(false);
+}
+
+function bindHowto() {
+  $("howto-next").addEventListener("click", () => turnHowto(1));
+  $("howto-back").addEventListener("click", () => turnHowto(-1));
+  $("howto-skip").addEventListener("click", () => closeHowto(false));
+}
+
 // -- input --------------------------------------------------------------------------------------
 
 function bindInput() {
   window.addEventListener("keydown", (event) => {
+    if (howto) {
+      event.preventDefault(); // the game behind waits
+      howtoKey(event);
+      return;
+    }
     if (event.target.closest?.("input, textarea")) return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const key = KEYMAP[event.code];
@@ -196,12 +302,32 @@ function bindInput() {
 // -- the side panel -----------------------------------------------------------------------------
 
 function showInfo(next) {
+  if (stats.firstStatus === null) stats.firstStatus = performance.now();
   const previous = info;
   info = next;
   const game = next.game;
   panel.setLabels(game && next.mode === "play" ? game.size : null);
-  $("status").replaceChildren(...statusLines(next).map((line) => element("span", line)));
-  $("seats").replaceChildren(...seatRows(next).map((seat) => {
+  const lines = statusLines(next);
+  const prompt = promptWords(next);
+  $("status").replaceChildren(...lines.map((line) => element("span", line)));
+  $("prompt").textContent = prompt || "";
+  $("prompt").hidden = !prompt;
+  $("seats").replaceChildren(...seatList(next));
+  // Presentation mode's banner, read from the back of the room: whose turn, the scores, the keys.
+  $("banner").replaceChildren(element("p", lines[0]), seatList(next, "ul"),
+    ...(prompt ? [element("p", prompt)] : []));
+  const list = moveWords(next);
+  const shown = $("moves");
+  if (list.length !== shown.children.length || !previous?.game !== !game) {
+    shown.replaceChildren(...list.map((text, i) => element("li", `${i + 1}. ${text}`)));
+    shown.scrollTop = shown.scrollHeight;
+  }
+  reportErrors(previous, next);
+}
+
+// The seats as list items (or, with `tag`, one list of them): dots, name, points, to move.
+function seatList(info, tag) {
+  const rows = seatRows(info).map((seat) => {
     const row = element("li", "");
     row.classList.toggle("to-move", seat.toMove);
     for (const colour of seat.colours) {
@@ -212,14 +338,12 @@ function showInfo(next) {
     }
     row.append(element("span", seat.label), element("b", String(seat.points)));
     return row;
-  }));
-  const list = moveWords(next);
-  const shown = $("moves");
-  if (list.length !== shown.children.length || !previous?.game !== !game) {
-    shown.replaceChildren(...list.map((text, i) => element("li", `${i + 1}. ${text}`)));
-    shown.scrollTop = shown.scrollHeight;
-  }
-  reportErrors(previous, next);
+  });
+  if (!tag) return rows;
+  const list = element(tag, "");
+  list.className = "seats";
+  list.append(...rows);
+  return list;
 }
 
 function reportErrors(previous, next) {
@@ -235,6 +359,7 @@ function reportErrors(previous, next) {
     showMessage("Saved again.", "info", 3000);
   }
   if (next.reason && next.reason !== previous?.reason) showMessage(next.reason, "info", 3000);
+  if (next.notice && next.notices !== previous?.notices) showMessage(next.notice, "info", 4000); // a click's
 }
 
 function element(tag, text) {
@@ -281,11 +406,18 @@ async function uploadRecord(event) {
   const file = event.target.files[0];
   event.target.value = "";
   if (!file || !py) return;
-  if (file.size > 64 * 1024) {
+  if (file.size > MAX_RECORD) {
     showMessage(`${file.name} is too big to be a game record.`, "error");
     return;
   }
-  loadRecordText(await file.text(), "", file.name);
+  let text;
+  try {
+    text = await file.text();
+  } catch (error) {
+    showMessage(`${file.name} could not be read: ${error.message}`, "error");
+    return;
+  }
+  loadRecordText(text, "", file.name);
 }
 
 // A link to the position on the board: the record, short (no comments, the moves on one
@@ -435,6 +567,7 @@ function copySources(FS) {
 async function boot() {
   bindInput();
   bindTools();
+  bindHowto();
   setPad(prefs.pad ?? (window.matchMedia("(any-pointer: coarse)").matches || navigator.maxTouchPoints > 0));
   new ResizeObserver(fitBoard).observe($("stage"));
   window.addEventListener("resize", fitBoard);
@@ -451,17 +584,15 @@ async function boot() {
   copySources(mp.FS);
   mp.runPython("import sys\nsys.path.insert(0, '/rolit')");
   py = mp.pyimport("page");
-  const seed = /^\d+$/.test(params.seed || "") ? Number(params.seed) & 0x3fffffff : randomSeed();
-  py.start(readSave, writeSave, seed, params.journal === "1");
+  const { seed: seedText, journal } = params.values;
+  const seed = seedText !== undefined ? Number(seedText) & 0x3fffffff : randomSeed();
+  py.start(readSave, writeSave, seed, journal?.trim() === "1");
   stats.importMs = performance.now() - stats.bootStart - stats.interpreterMs;
   stats.seed = seed;
-  if (params.record) {
-    loadRecordText(params.record, params.players, "The shared position");
-  } else if (params.players) {
-    const problem = py.begin(params.players, params.size || "8");
-    if (problem) showMessage(`The link's players could not start a game: ${problem}`, "error");
-  }
+  openLink(params);
   if (location.hash) history.replaceState(null, "", location.pathname + location.search); // a reload resumes
+  window.addEventListener("hashchange", followHash);
+  if (!prefs.howto) openHowto();
   requestAnimationFrame(tick);
 }
 

@@ -4,7 +4,7 @@ Runs under the MicroPython WebAssembly interpreter in the page (and under CPytho
 The bridge to JavaScript converts only numbers, strings, booleans and None, so the frame goes
 out as hex text and the side panel as JSON, each only when it changed; keys come in as text:
 two characters per event, the key's digit and ``d`` (down) or ``u`` (up), and ``@xy`` for a tap
-on LED column x, row y (the cursor walks there and SELECT goes down, like a click in the
+on LED column x, row y (the cursor moves there and SELECT goes down, like a click in the
 simulator window).
 
 >>> store = {}
@@ -20,6 +20,8 @@ import json
 
 from rolit_core.app import App, BACK, DOWN, LEFT, RIGHT, SELECT, UP
 from rolit_core.vocab import LEVELS
+from sim import howto as _howto
+from sim.clicks import Clicks
 
 try:
     from rolit_core.play import EXPERT_FACTOR
@@ -72,6 +74,9 @@ class Page:
         self.app = App(storage=self.storage, seed=seed, levels=LEVELS)
         self.seed = seed
         self.journal = [] if journal else None
+        self.clicks = Clicks()
+        self.notices = 0  # how many notices the clicks gave: the page shows each new one
+        self._notice = None
         self._rgb = bytearray(192)
         self._shown = None
         self._mark = None
@@ -92,7 +97,9 @@ class Page:
         if self.journal is not None:
             self.journal.append(("step", now, keys, nodes))
         app = self.app
-        events = self._events(keys) if keys else ()
+        events = self.clicks.due(app)
+        if keys:
+            events = events + self._events(keys)
         thinking = app.game is not None and app.mode in ("play", "attract") and \
             app.phase == "think"
         player = self._player() if thinking else None
@@ -165,20 +172,14 @@ class Page:
         return events
 
     def _tap(self, x, y, events):
-        """A tap on LED (x, y): in play, the cursor moves to that cell at once and SELECT goes
-        down; elsewhere it is SELECT. Off the board it is nothing."""
-        app = self.app
-        game = app.game
-        if game is not None and app.mode == "play" and app.phase == "input":
-            size = game.size
-            offset = (8 - size) // 2
-            tx, ty = x - offset, y - offset
-            if not (0 <= tx < size and 0 <= ty < size):
-                return
-            app.move_cursor(ty * size + tx)
-        elif not (0 <= x < 8 and 0 <= y < 8):
+        """A tap on LED (x, y): in play, the cursor moves to that cell and SELECT goes down;
+        elsewhere it is SELECT. Off the board it is nothing; while a move is shown it is kept
+        for later, or refused in words (``sim.clicks``)."""
+        if not (0 <= x < 8 and 0 <= y < 8):
             return
-        events.append((SELECT, True))
+        app = self.app
+        if self.clicks.click(app, (x, y)) in ("play", "select"):
+            events.append((SELECT, True))
 
     def _marker(self):
         """What the side panel shows depends on: a cheap tuple that changes with it."""
@@ -186,7 +187,17 @@ class Page:
         game = app.game
         return (app.mode, app.phase if game is not None else None, app.page,
                 len(game.board.moves) if game is not None else -1,
-                id(game), app.error, app.saves, getattr(app, "illegal_reason", None))
+                id(game), app.error, app.saves, getattr(app, "illegal_reason", None),
+                getattr(getattr(app, "round_end", None), "pour_done", True),
+                self._counted_notice())
+
+    def _counted_notice(self):
+        notice = self.clicks.notice
+        if notice is not None:
+            self.clicks.notice = None
+            self.notices += 1
+            self._notice = notice
+        return self.notices
 
     # -- what the side panel shows --------------------------------------------------------
 
@@ -200,6 +211,11 @@ class Page:
             "error": app.error,
             "saves": app.saves,
             "reason": getattr(app, "illegal_reason", None),
+            "notice": self._notice,
+            # the round end's bars have risen
+            "pour_done": getattr(getattr(app, "round_end", None), "pour_done", True),
+            "match_over": app.match is not None and app.match.over,
+            "notices": self.notices,
             "settings": {
                 "players": s.players, "seats": list(s.seats), "size": s.size, "teams": s.teams,
                 "rounds": s.rounds, "time_limit": s.time_limit, "tie": s.tie, "first": s.first,
@@ -230,12 +246,15 @@ class Page:
     # -- games from the page's tools ------------------------------------------------------
 
     def begin(self, seats, size=8):
-        """Start a new game with ``seats`` ("human,hard"); returns "" or why it was refused."""
+        """Start a new game with ``seats`` ("human,hard", any case); returns "" or why it was
+        refused."""
         if self.journal is not None:
             self.journal.append(("begin", seats, size))
+        text = str(size).strip()
+        if text not in ("8", "6", "4"):
+            return "the board size is 8, 6 or 4, not %r" % (text,)
         try:
-            self.app.start(seats=[part.strip() for part in seats.split(",") if part.strip()],
-                           size=int(size))
+            self.app.start(seats=_seats(seats), size=int(text))
         except (ValueError, TypeError) as problem:
             return str(problem) or "those players cannot start a game"
         return ""
@@ -247,7 +266,7 @@ class Page:
         if self.journal is not None:
             self.journal.append(("load", text, seats))
         app = self.app
-        chosen = [part.strip() for part in seats.split(",") if part.strip()] if seats else None
+        chosen = _seats(seats) if seats else None
         if chosen is None and app.game is not None:
             chosen = list(app.kinds)
         try:
@@ -255,6 +274,13 @@ class Page:
         except (ValueError, TypeError) as problem:
             return str(problem) or "not a game record"
         return ""
+
+    def set_hints(self):
+        """Hints on (``sim.howto.hints_on``)."""
+        if self.journal is not None:
+            self.journal.append(("hints",))
+        _howto.hints_on(self.app)
+        self._mark = None  # the side panel's facts changed: sent with the next step
 
     def replay(self, entries):
         """Do again what a journal (``Page.journal`` of another page) did."""
@@ -265,6 +291,13 @@ class Page:
                 self.begin(entry[1], entry[2])
             elif entry[0] == "load":
                 self.load_record(entry[1], entry[2])
+            elif entry[0] == "hints":
+                self.set_hints()
+
+
+def _seats(text):
+    """"Human, HARD" -> ["human", "hard"]: as the simulator's --players reads seats."""
+    return [part.strip().lower() for part in text.split(",") if part.strip()]
 
 
 # The page script's entry points (one page, one App).
@@ -304,6 +337,24 @@ def begin(seats, size=8):
 
 def load_record(text, seats=""):
     return _page.load_record(text, seats)
+
+
+def howto():
+    """The first game's how-to pages (``sim.howto``) as JSON, each LED picture as 384 hex
+    digits like ``frame()``."""
+    shown = []
+    for page in _howto.pages():
+        item = dict(page)
+        for key in ("before", "after"):
+            if page[key] is not None:
+                item[key] = binascii.hexlify(bytes([v for rgb in page[key] for v in rgb])).decode()
+        shown.append(item)
+    return json.dumps(shown)
+
+
+def hints_on():
+    """Turn hints on for the game in play and in the menu's settings (the how-to's offer)."""
+    _page.set_hints()
 
 
 def journal():

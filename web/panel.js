@@ -1,14 +1,15 @@
 // The handheld's 8x8 panel on a canvas, with the simulator window's look (sim/window.py): a dark
 // case with a–h / 1–8 labels on its rim, a black panel with a grid, round LEDs that glow onto
-// their neighbours. The very middle of every LED (its "chip") is painted in exactly the colour of
-// the App's frame, so the picture can be checked pixel for pixel against the App on CPython.
+// their neighbours. Every LED is drawn as the window draws it: a lens lit evenly by its own light
+// on top of the room's (UNLIT + the frame's colour), so the pixel at its centre is known exactly
+// and the picture can be checked against the App on CPython.
 
 export const BACKGROUND = [16, 17, 21];
 const CASE = "rgb(40,42,50)";
 const CASE_EDGE = "rgb(62,65,76)";
 const PANEL = "rgb(5,6,8)";
 const GRID = "rgb(20,21,26)";
-const UNLIT = [24, 24, 28]; // an LED that is off, under room light; a lit LED adds its light
+export const UNLIT = [24, 24, 28]; // an LED that is off, under room light; a lit LED adds its light
 const LABEL = "rgb(130,134,148)";
 const COLUMNS = "abcdefgh";
 const GLOW_CACHE = 400;
@@ -46,7 +47,6 @@ export class Panel {
     this.inner = size - 2 * this.border;
     this.cell = this.inner / 8;
     this.radius = Math.max(2, this.cell * 0.34);
-    this.chip = Math.max(1.5, this.cell * 0.05); // small: the lens around it is the look
     this.glowRadius = Math.max(2, Math.floor(this.cell * 0.95));
     this._static = null;
     this._glows.clear();
@@ -93,7 +93,7 @@ export class Panel {
       }
     }
     // Every LED on top of the glows that spill over it: the lens lit by its own light plus the
-    // room's, and the chip in the middle in exactly the frame's colour.
+    // room's, one flat colour (a dot in another colour reads as a doughnut on a projector).
     ctx.globalCompositeOperation = "source-over";
     for (let i = 0; i < 64; i++) {
       const r = frame[3 * i], g = frame[3 * i + 1], b = frame[3 * i + 2];
@@ -101,10 +101,6 @@ export class Panel {
       ctx.fillStyle = rgb(Math.min(255, UNLIT[0] + r), Math.min(255, UNLIT[1] + g), Math.min(255, UNLIT[2] + b));
       ctx.beginPath();
       ctx.arc(cx + 0.5, cy + 0.5, this.radius, 0, 2 * Math.PI);
-      ctx.fill();
-      ctx.fillStyle = rgb(r, g, b);
-      ctx.beginPath();
-      ctx.arc(cx + 0.5, cy + 0.5, this.chip, 0, 2 * Math.PI);
       ctx.fill();
     }
   }

@@ -71,6 +71,23 @@ export function status(info) {
   return lines;
 }
 
+// What SELECT (Enter, a click) and BACK (Esc) lead to on the screens between moves, as the
+// simulator window says it (sim/device.py), or null.
+export function prompt(info) {
+  const game = info.game;
+  switch (info.mode) {
+    case "round_end":
+      if (!info.pour_done) return "Enter: show the score";
+      return game && game.rounds > 1 ? "Enter: next (rounds won) · Esc: menu" : "Enter: play again · Esc: menu";
+    case "table":
+      return info.match_over ? "Enter: the match winner · Esc: menu" : "Enter: next round · Esc: menu";
+    case "match_end":
+      return "Enter: play again · Esc: menu";
+    default:
+      return null;
+  }
+}
+
 // "R d4" per move.
 export function moves(info) {
   return info.game ? info.game.moves.map(([colour, cell]) => `${LETTERS[colour]} ${cell}`) : [];

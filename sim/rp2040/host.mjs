@@ -12,18 +12,23 @@
 //        answers {"ev": "stopped", "why": "time" | "text" | "frame", ...clock}
 //   {"cmd": "pin", "gpio": 2, "value": false}                drive a GPIO input (false = low)
 //   {"cmd": "serial", "data": "latin-1 text"}                bytes to the USB serial port
+//   {"cmd": "uart", "index": 0, "data": "hex"}              bytes into UART0/1's RX FIFO (32 kept)
 //   {"cmd": "power_cycle"}                                   a new chip with the same flash
 //   {"cmd": "read_flash" | "write_flash", "offset", "length" | "data"}   (hex data)
-//   {"cmd": "save_flash", "path"}                            the whole flash into a file
 //   {"cmd": "state"}                                         PC, USB and exception counts (debugging)
 //   {"cmd": "quit"}
 //
-// Events while running: {"ev": "serial", "data"} (console bytes as latin-1 text) and
+// Events while running: {"ev": "serial", "data"} (console bytes as latin-1 text),
 // {"ev": "frame", "ns", "cycles", "pin", "data"} (hex bytes of one neopixel_write, in the order
-// the strip receives them). Every answer to a command carries the clock: ns and cycles.
+// the strip receives them) and {"ev": "uart", "index", "data"} (hex bytes the firmware sent).
+// Every answer to a command carries the clock: ns and cycles, and the command's `id` if it had
+// one; "stopped" also `busy`, the share of that run's emulated time the core was awake.
+//
+// Imported (not run) it only exports Board and the constants, for tests.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
 import { BasePeripheral, RP2040, USBCDC } from 'rp2040js';
 
 const FLASH_SIZE = 2 * 1024 * 1024; // the Pico's W25Q16
@@ -36,8 +41,13 @@ const SSI_RXFLR = 0x24;
 const SR_TFNF = 0x2;
 const SR_TFE = 0x4;
 const SR_RFNE = 0x8;
-const WAIT_TX = 3; // rp2040js WaitType.txFIFO
-const WAIT_OUT = 4; // rp2040js WaitType.Out
+// rp2040js 1.4.1 WaitType (dist/esm/peripherals/pio.js): None 0, Pin 1, rxFIFO 2, txFIFO 3,
+// IRQ 4, Out 5. Of these only txFIFO and Out wait for the TX FIFO to be written.
+export const WAIT_TX = 3; // WaitType.txFIFO: PULL on an empty FIFO
+export const WAIT_IRQ = 4; // WaitType.IRQ: woken by another machine, never by the FIFO
+export const WAIT_OUT = 5; // WaitType.Out: OUT with autopull on an empty FIFO
+const RESETS = 0x4000c; // the RESETS block's page in rp2040js's peripheral map
+const RESET_UART = [1 << 22, 1 << 23]; // RESETS bits of UART0 and UART1
 const PPB_SCR = 0xd10; // System Control Register
 const SCR_SEVONPEND = 0x10;
 const UNIQUE_ID = [0xe6, 0x60, 0x58, 0x38, 0x83, 0x2f, 0x4d, 0x2a];
@@ -50,7 +60,12 @@ function argument(name) {
   return process.argv[at + 1];
 }
 
+let answering; // the `id` of the command being answered, echoed in its answer
+
 function send(event) {
+  if (answering !== undefined && (event.ev === 'ok' || event.ev === 'stopped' || event.ev === 'error')) {
+    event.id = answering;
+  }
   process.stdout.write(JSON.stringify(event) + '\n');
 }
 
@@ -247,7 +262,7 @@ class QSPIBank extends BasePeripheral {
 }
 
 /** One emulated Pico: the chip, its flash, the USB serial host side and the LED capture. */
-class Board {
+export class Board {
   constructor(bootrom, flash, inputs) {
     this.flash = flash;
     const chip = new RP2040();
@@ -269,6 +284,7 @@ class Board {
     this.frames = 0;
     this.setUpUSB();
     this.setUpPIO();
+    this.setUpUART();
     chip.core.PC = 0x10000000;
     this.setUpSleep();
     if (process.argv.includes('--xip')) {
@@ -313,6 +329,60 @@ class Board {
         }
       }
     };
+  }
+
+  /**
+   * rp2040js keeps a UART's registers (interrupt mask, FIFO) through a reset of the block: when
+   * code.py ends, CircuitPython deinitialises its UARTs (pico-sdk's uart_deinit resets them),
+   * and one byte arriving after that raised an interrupt nobody serves, locking the chip. Here
+   * putting a UART into reset (RESETS) brings it back to its power-on state, as on the chip.
+   * Bytes the firmware sends go out as "uart" events; `onUartByte` sees each first (tests).
+   */
+  setUpUART() {
+    const chip = this.chip;
+    const resets = chip.peripherals[RESETS];
+    const write = resets.writeUint32.bind(resets);
+    resets.writeUint32 = (offset, value) => {
+      const before = resets.reset;
+      write(offset, value);
+      if (offset === 0) {
+        chip.uart.forEach((uart, i) => {
+          if (resets.reset & ~before & RESET_UART[i]) {
+            this.resetUART(uart);
+          }
+        });
+      }
+    };
+    chip.uart.forEach((uart, index) => {
+      uart.onByte = (byte) => {
+        if (this.onUartByte) {
+          this.onUartByte(index, byte);
+        } else {
+          send({ ev: 'uart', index, data: byte.toString(16).padStart(2, '0') });
+        }
+      };
+    });
+  }
+
+  resetUART(uart) {
+    uart.ctrlRegister = 0x300; // UARTCR after reset: RXE | TXE, UARTEN off
+    uart.lineCtrlRegister = 0;
+    uart.interruptMask = 0;
+    uart.interruptStatus = 0;
+    uart.intDivisor = 0;
+    uart.fracDivisor = 0;
+    while (!uart.rxFIFO.empty) {
+      uart.rxFIFO.pull();
+    }
+    this.chip.setInterrupt(uart.irq, false);
+  }
+
+  /** Bytes into a UART's RX FIFO, as a wire would bring them (a full FIFO drops them). */
+  uartReceive(index, bytes) {
+    const uart = this.chip.uart[index];
+    for (const byte of bytes) {
+      uart.feedByte(byte);
+    }
   }
 
   setUpXip() {
@@ -476,11 +546,7 @@ class Board {
         const before = machine.cycles;
         machine.step();
         const spent = machine.cycles - before;
-        if (
-          machine.waiting &&
-          (machine.waitType === WAIT_TX || machine.waitType === WAIT_OUT) &&
-          machine.txFIFO.empty
-        ) {
+        if (sleepsUntilWritten(machine)) {
           machine.nextNs = Infinity; // woken by writeFIFO
           break;
         }
@@ -495,6 +561,8 @@ class Board {
     const chip = this.chip;
     const core = chip.core;
     const clock = chip.clock;
+    const startNs = clock.nanos;
+    let asleepNs = 0;
     while (clock.nanos < untilNs) {
       const cycleNs = 1e9 / chip.clkSys;
       const batchEnd = Math.min(untilNs, clock.nanos + 1e6);
@@ -505,6 +573,7 @@ class Board {
             next = Math.min(next, cycleNs * 8);
           }
           next = Math.min(next, batchEnd - clock.nanos + cycleNs);
+          asleepNs += next;
           clock.tick(next);
           this.cycles += next / cycleNs;
         } else {
@@ -525,8 +594,19 @@ class Board {
     }
     const why = this.stopFlag || 'time';
     this.stopFlag = null;
+    const spent = clock.nanos - startNs;
+    this.busy = spent > 0 ? Math.max(0, 1 - asleepNs / spent) : 1;
     return why;
   }
+}
+
+/** Whether a state machine can sleep until its TX FIFO is written: it waits on that FIFO. */
+export function sleepsUntilWritten(machine) {
+  return (
+    machine.waiting &&
+    (machine.waitType === WAIT_TX || machine.waitType === WAIT_OUT) &&
+    machine.txFIFO.empty
+  );
 }
 
 function main() {
@@ -568,12 +648,14 @@ function main() {
       return;
     }
     let command;
+    answering = undefined;
     try {
       command = JSON.parse(line);
     } catch (error) {
       send({ ev: 'error', message: `bad command: ${error.message}` });
       return;
     }
+    answering = command.id;
     try {
       switch (command.cmd) {
         case 'run': {
@@ -582,7 +664,7 @@ function main() {
           seen = '';
           const why = board.run(board.chip.clock.nanos + command.ns, null);
           watch = null;
-          send({ ev: 'stopped', why, ...clockOf(), warnings: board.chip.logger.warnings });
+          send({ ev: 'stopped', why, busy: board.busy, ...clockOf(), warnings: board.chip.logger.warnings });
           break;
         }
         case 'pin':
@@ -592,6 +674,10 @@ function main() {
           break;
         case 'serial':
           board.serial(Buffer.from(command.data, 'latin1'));
+          send({ ev: 'ok', ...clockOf() });
+          break;
+        case 'uart':
+          board.uartReceive(command.index ? 1 : 0, Buffer.from(command.data, 'hex'));
           send({ ev: 'ok', ...clockOf() });
           break;
         case 'power_cycle':
@@ -606,10 +692,6 @@ function main() {
         }
         case 'write_flash':
           board.flash.set(Buffer.from(command.data, 'hex'), command.offset);
-          send({ ev: 'ok', ...clockOf() });
-          break;
-        case 'save_flash':
-          writeFileSync(command.path, board.flash);
           send({ ev: 'ok', ...clockOf() });
           break;
         case 'xip': {
@@ -657,4 +739,6 @@ function main() {
   send({ ev: 'ready', ...clockOf() });
 }
 
-main();
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main();
+}

@@ -93,10 +93,11 @@ def load_settings(toml):
         with open(path, "wb") as handle:
             handle.write(toml)
         table = config.read_toml(path)
+        # While the file is there: load() reads it again for keys that are not settings.
+        return config.load(getenv=table.get, path=path)
     finally:
         os.remove(path)
         os.rmdir(folder)
-    return config.load(getenv=table.get, path=path)
 
 
 class _Chip:

@@ -1,0 +1,337 @@
+"""A linked match (rolit_core.lockstep): host and guests end every game on the same board, the
+board a local game with the same moves ends on, whatever the wires do."""
+
+import random
+
+import pytest
+
+from link_wire import Ring
+from rolit_core import Match
+from rolit_core.link import Link, frame
+from rolit_core import lockstep
+from rolit_core.lockstep import (BEAT_MS, LOCAL, LOST_MS, Guest, Host, position_check,
+                                 read_state, state_bytes)
+
+NOISY = {"drop": 0.08, "dup": 0.08, "flip": 0.08, "extra": 0.04, "delay": 0.2}
+
+
+class Table:
+    """A host (node 0, owning ``host_seats``) and guests on a ring; players pick seeded moves."""
+
+    def __init__(self, players, guests, seed=0, faults=None, rounds=1, size=8, host_seats=(0,)):
+        self.ring = Ring(guests + 1, seed, faults)
+        self.rng = random.Random(seed)
+        nodes = [0 if seat in host_seats else LOCAL for seat in range(players)]
+        self.match = Match(rounds, players, size, seed=seed)
+        self.host = Host(self.ring.links[0], self.match, ["human"] * players, nodes, 0x1234 + seed)
+        self.guests = [Guest(link) for link in self.ring.links[1:]]
+        self.played = []          # every move the host applied, in order, per round
+        self.round_over_at = None
+
+    @property
+    def sessions(self):
+        return [self.host] + self.guests
+
+    def step(self, ms=10, play=True):
+        ring = self.ring
+        for session in self.sessions:
+            session.update(ring.now)
+            for event in session.take_events():
+                if session is self.host and event[0] == "move":
+                    self.played.append((self.match.round, event[1]))
+        if play:
+            self._play()
+        ring.step(ms)
+
+    def _play(self):
+        host = self.host
+        if host.phase != lockstep.PLAYING:
+            return
+        match = self.match
+        if match.game.over:
+            if match.over:
+                return
+            if self.round_over_at is None:
+                self.round_over_at = self.ring.now
+            elif self.ring.now - self.round_over_at > 300:
+                host.next_round()
+                self.round_over_at = None
+            return
+        seat = host.seat_to_move()
+        if host.nodes[seat] == 0:
+            host.play(self.rng.choice(match.game.legal_moves()))
+            return
+        for guest in self.guests:
+            if guest.seat == seat and guest.match is not None and not guest.match.game.over:
+                moves = guest.match.game.legal_moves()
+                if moves:
+                    guest.play(self.rng.choice(moves))
+
+    def seat_everyone(self, limit=3000):
+        for guest in self.guests:
+            guest.join()
+        for _ in range(limit):
+            self.step(play=False)
+            if self.host.seated():
+                break
+        assert self.host.seated(), [g.phase_name for g in self.guests]
+        self.host.start()
+
+    def run(self, limit=40000):
+        for _ in range(limit):
+            self.step()
+            if self.match.over and self.caught_up():
+                return
+        raise AssertionError("the match did not end: host %s, guests %s" % (
+            self.host.phase_name, [g.phase_name for g in self.guests]))
+
+    def caught_up(self):
+        for guest in self.guests:
+            if guest.match is None or position_check(guest.match) != position_check(self.match) \
+                    or guest.match.game.moves != self.match.game.moves:
+                return False
+        return True
+
+
+def _local_replay(players, size, rounds, seed, played):
+    match = Match(rounds, players, size, seed=seed)
+    for number, cell in played:
+        if number != match.round:
+            match.next_round()
+        match.game.play(cell)
+    return match
+
+
+@pytest.mark.parametrize("players,guests,host_seats", [
+    (2, 1, (0,)), (3, 2, (0,)), (4, 3, (0,)), (4, 1, (0, 2, 3)), (3, 1, (1, 2))])
+@pytest.mark.parametrize("seed", range(3))
+def test_every_board_ends_the_same_as_a_local_game_over_noisy_wires(players, guests, host_seats,
+                                                                      seed):
+    table = Table(players, guests, seed, NOISY, rounds=2, host_seats=host_seats)
+    table.seat_everyone()
+    table.run()
+    local = _local_replay(players, 8, 2, seed, table.played)
+    for session in table.sessions:
+        assert session.match.game.board == local.game.board
+        assert session.match.game.moves == local.game.moves
+        assert session.match.rounds_won == local.rounds_won
+        assert session.match.points == local.points
+    assert table.guests[0].history == table.host.history == [
+        [cell for number, cell in table.played if number == 1]]
+
+
+def test_a_pulled_cable_pauses_every_handheld_within_two_seconds_and_loses_no_move():
+    table = Table(3, 2, seed=5)
+    table.seat_everyone()
+    for _ in range(300):
+        table.step()
+    moves_before = list(table.match.game.moves)
+    table.ring.cut(1)             # the cable from guest 1 to guest 2
+    cut_at = table.ring.now
+    lost_at = {}
+    for _ in range(300):
+        table.step()
+        for index, session in enumerate(table.sessions):
+            if session.phase == lockstep.LOST and index not in lost_at:
+                lost_at[index] = table.ring.now - cut_at
+    assert sorted(lost_at) == [0, 1, 2]
+    assert max(lost_at.values()) <= 2000, lost_at
+    during = list(table.match.game.moves)
+    assert during[:len(moves_before)] == moves_before
+    assert len(during) - len(moves_before) <= 2  # at most moves already on their way
+    assert table.host.play(table.match.game.legal_moves()[0]) is not None  # paused
+    table.ring.cut(1, False)
+    table.run()
+    assert len(table.played) == len(set((n, c) for n, c in table.played))  # nothing doubled
+    local = _local_replay(3, 8, 1, 5, table.played)
+    for session in table.sessions:
+        assert session.match.game.board == local.game.board
+
+
+def test_a_guest_that_loses_power_rejoins_and_resyncs_while_the_others_wait():
+    table = Table(2, 1, seed=2)
+    table.seat_everyone()
+    for _ in range(400):
+        table.step()
+    assert table.guests[0].match.game.moves == table.match.game.moves
+    table.ring.links[1] = Link()  # power cut: a fresh link and session, its own save aside
+    table.guests[0] = Guest(table.ring.links[1])
+    for _ in range(int(LOST_MS / 10) + 20):
+        table.step()
+    assert table.host.phase == lockstep.LOST
+    moves = len(table.match.game.moves)
+    table.guests[0].join()   # the rebooted handheld rejoins from its menu (or its own save)
+    table.run()
+    assert len(table.played) >= moves
+    assert table.guests[0].match.game.board == table.match.game.board
+
+
+@pytest.mark.parametrize("versions", [(lockstep.PROTOCOL + 1, 1, 0), (lockstep.PROTOCOL, 9, 9)])
+def test_a_guest_of_another_version_is_refused_in_words_on_both_sides(versions):
+    table = Table(2, 1)
+    guest = table.guests[0]
+    guest.versions = versions
+    guest.join()
+    events = []
+    for _ in range(100):
+        table.step(play=False)
+        events += table.host.take_events()
+    assert guest.phase_name == "refused" and guest.reason == "another version of the game"
+    assert not table.host.seated()
+
+
+def test_the_host_refuses_a_join_of_another_version_in_words():
+    ring = Ring(2)
+    host = Host(ring.links[0], Match(1, 2), ["human"] * 2, [0, LOCAL], 1)
+    ring.links[1].node = 1
+    events = []
+    for _ in range(50):
+        ring.links[1].tell(0, lockstep.JOIN, bytes((lockstep.PROTOCOL, 0, 7)))
+        host.update(ring.now)
+        events += host.take_events()
+        ring.step()
+    assert ("refused", "handheld 2: another version of the game") in events
+    assert not host.seated()
+
+
+def test_a_second_host_on_the_ring_refuses_both():
+    ring = Ring(2)
+    one = Host(ring.links[0], Match(1, 2), ["human"] * 2, [0, LOCAL], 1)
+    two = Host(ring.links[1], Match(1, 2), ["human"] * 2, [0, LOCAL], 2)
+    for _ in range(100):
+        one.update(ring.now)
+        two.update(ring.now)
+        ring.step()
+    assert one.phase_name == two.phase_name == "refused"
+    assert one.reason == "another handheld is already hosting"
+
+
+@pytest.mark.parametrize("count", [2, 3, 4])
+def test_the_host_counts_who_is_on_the_ring(count):
+    table = Table(count, count - 1)
+    for _ in range(50):
+        table.step(play=False)
+    assert table.host.ring == count
+    assert [guest.link.node for guest in table.guests] == list(range(1, count))
+
+
+def test_a_full_game_refuses_another_guest():
+    table = Table(2, 2)   # two guests for one linked seat
+    for guest in table.guests:
+        guest.join()
+    for _ in range(200):
+        table.step(play=False)
+    phases = sorted(g.phase_name for g in table.guests)
+    assert phases == ["lobby", "refused"]
+    assert [g.reason for g in table.guests if g.phase_name == "refused"] == ["the game is full"]
+
+
+def test_a_guest_cannot_move_for_another_seat_nor_play_an_illegal_move():
+    table = Table(2, 1, host_seats=(0,))
+    table.seat_everyone()
+    for _ in range(50):
+        table.step(play=False)
+    guest = table.guests[0]
+    seat = table.host.seat_to_move()
+    if table.host.nodes[seat] == 0:
+        assert guest.play(table.match.game.legal_moves()[0]) == "it is not your turn"
+    else:
+        illegal = [c for c in range(64) if not table.match.game.is_legal(c)][0]
+        assert guest.play(illegal) == "that move is not legal"
+
+
+def test_hostile_frames_to_the_host_never_change_its_board():
+    table = Table(2, 1, seed=3)
+    table.seat_everyone()
+    for _ in range(100):
+        table.step()
+    rng = random.Random(9)
+    before = (position_check(table.match), list(table.match.game.moves))
+    link = table.host.link
+    for _ in range(5000):
+        kind = rng.randrange(1, 32)
+        payload = bytes(rng.getrandbits(8) for _ in range(rng.randrange(40)))
+        source = rng.randrange(2, 4)  # nodes that hold no seat
+        link.feed(frame(kind, source, rng.choice([0, 15]), rng.randrange(256), rng.randrange(256),
+                        payload), table.ring.now)
+        link.feed(bytes(rng.getrandbits(8) for _ in range(rng.randrange(30))), table.ring.now)
+        table.host.update(table.ring.now)
+    assert (position_check(table.match), list(table.match.game.moves)) == before
+
+
+def test_the_state_round_trips_through_its_bytes():
+    match = Match(3, 4, seed=1)
+    rng = random.Random(1)
+    while not match.game.over:
+        match.game.play(rng.choice(match.game.legal_moves()))
+    first_round = match.game.moves
+    match.next_round()
+    match.game.play(match.game.legal_moves()[0])
+    data = state_bytes(77, (0, 1, 2, 3), match, ("human", "hard", "human", "easy"),
+                       [first_round], Match(3, 4, seed=1).game.first, 30, True)
+    session, nodes, copy, kinds, history, first, time_limit, hints = read_state(data)
+    assert (session, nodes, kinds, history, time_limit, hints) == \
+        (77, (0, 1, 2, 3), ("human", "hard", "human", "easy"), [first_round], 30, True)
+    assert copy.game.board == match.game.board and copy.round == 2
+    assert copy.points == match.points
+    with pytest.raises(ValueError):
+        read_state(data[:-1])
+
+
+# A linked game of three handhelds over a noisy ring, printing what each ends on: the same text
+# under CPython and a real MicroPython interpreter, and the heap a link costs there.
+LINKED_GAME = r"""
+import sys
+sys.path.append("tests")
+from link_wire import Ring
+from rolit_core import Match
+from rolit_core.lockstep import Guest, Host, LOCAL, PLAYING
+from rolit_core.rng import Random
+
+faults = {"drop": 0.05, "dup": 0.05, "flip": 0.05, "extra": 0.02, "delay": 0.2}
+ring = Ring(3, 7, faults)
+match = Match(1, 3, seed=7)
+host = Host(ring.links[0], match, ["human"] * 3, [0, LOCAL, LOCAL], 99)
+guests = [Guest(ring.links[1]), Guest(ring.links[2])]
+for guest in guests:
+    guest.join()
+rng = Random(3)
+started = False
+for step in range(30000):
+    for session in [host] + guests:
+        session.update(ring.now)
+        session.take_events()
+    if not started and host.seated():
+        host.start()
+        started = True
+    if host.phase == PLAYING and not match.game.over:
+        seat = host.seat_to_move()
+        if host.nodes[seat] == 0:
+            host.play(rng.choice(match.game.legal_moves()))
+        else:
+            for guest in guests:
+                if guest.seat == seat and guest.match is not None and not guest.match.game.over:
+                    guest.play(rng.choice(guest.match.game.legal_moves()))
+    ring.step(10)
+    if match.game.over and all(g.match is not None and g.match.game.moves == match.game.moves
+                               for g in guests):
+        break
+for session in [host] + guests:
+    print(session.match.game.board.to_text().replace("\n", "/"), session.match.game.scores())
+print("resends", sum(link.resends for link in ring.links) > 0)
+"""
+
+
+def test_a_linked_game_is_the_same_under_micropython():
+    from micropython import run_micropython
+    import subprocess
+    import sys
+    import os
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    here = subprocess.run([sys.executable, "-c", LINKED_GAME], cwd=root, capture_output=True,
+                          text=True, check=True).stdout
+    there = run_micropython(LINKED_GAME, files=("tests/link_wire.py",))
+    lines = here.splitlines()
+    assert len(set(lines[:3])) == 1 and lines[3] == "resends True"
+    assert there == here

@@ -31,7 +31,6 @@ try:
 except ImportError:  # a build without computer players plays random moves for them
     pass
 from . import menu, palette, save
-from .attract import AttractScreen
 # Keys, cues and mode names are this module's API too (drivers import them from here).
 from .events import (ATTRACT, BACK, CUE_CAPTURE, CUE_ERROR, CUE_ILLEGAL, CUE_PLACE,  # noqa: F401
                      CUE_START, CUE_TICK, CUE_TIMEOUT, CUE_UNDO, CUE_WIN, DOWN, ERROR, KEY_NAMES,
@@ -45,8 +44,7 @@ from .play import BLINK_MS, FLIP_MS, HOLD_MS, PLACE_MS, RING  # noqa: F401 (for 
 from .rng import Random, fresh_seed
 from .rounds import MatchEndScreen, PauseScreen, RoundEndScreen, TableScreen
 from .screens import POUR_MS, WIN_FLASH_MS  # noqa: F401
-from .shows import ERROR_MS, SELFTEST_EXIT_MS, TITLE_MS  # noqa: F401
-from .shows import ErrorScreen, SelfTestScreen, TitleScreen
+from .screen import ERROR_MS, SELFTEST_EXIT_MS, TITLE_MS  # noqa: F401
 from .vocab import DEVICE_LEVELS, HUMAN, LEVELS, TICKS_MASK
 
 MAX_STEP_MS = 1000      # longer gaps between updates count as this
@@ -116,18 +114,16 @@ class App:
         self._last = None
         self._save_flash = 0       # ms left of the save-error pattern
         self._reported = 0         # cues the last update reported; later ones wait for the next
-        # the screens
-        self.title = TitleScreen(self)
+        # the screens (title, self-test, error and attract only while shown: show_once and
+        # begin_attract)
         self.menu_screen = MenuScreen(self)
         self.play = PlayScreen(self)
         self.pause = PauseScreen(self)
         self.round_end = RoundEndScreen(self)
         self.table = TableScreen(self)
         self.match_end = MatchEndScreen(self)
-        self.attract = AttractScreen(self)
-        self.selftest = SelfTestScreen(self)
-        self.error_screen = ErrorScreen(self)
-        self.screen = self.title
+        self.attract = None
+        self.show_once("TitleScreen")
         self._boot()
         self.apply_look()
 
@@ -211,6 +207,22 @@ class App:
         self.screen = screen
         screen.t = 0
         screen.enter()
+
+    def show_once(self, name):
+        """Show a new ``name`` screen of :mod:`rolit_core.shows` ("TitleScreen",
+        "SelfTestScreen", "ErrorScreen"): its module is loaded for this showing, and its code
+        is freed once another screen is shown (a board keeps no code of screens seen seldom)."""
+        with use_once("rolit_core.shows") as shows:
+            screen = getattr(shows, name)(self)
+        del shows
+        self.show(screen)
+
+    def begin_attract(self):
+        """From the menu: the attract mode (:mod:`rolit_core.attract`, loaded while it runs)."""
+        with use_once("rolit_core.attract") as attract:
+            self.attract = attract.AttractScreen(self)
+        del attract
+        self.attract.begin()
 
     def start(self, seats=("human", "hard"), size=8, teams=False, rounds=1, tie="shared",
               time_limit=0, first=None, hints=None, record=None):
@@ -462,7 +474,7 @@ class App:
         self.error = message
         self.settings = menu.Settings()
         self.match = None
-        self.show(self.error_screen)
+        self.show_once("ErrorScreen")
         self.cues.append(CUE_ERROR)
         self.save()
 
@@ -492,7 +504,7 @@ class App:
         except Exception as error:
             problem = str(error) or error.__class__.__name__
         message = "storage failed to save: %s" % (problem,)
-        if self.screen is self.error_screen and self.error:
+        if self.screen.name == "error" and self.error:
             message = "%s; %s" % (self.error, message)  # keep why the saved data was refused
         self.error = message
         self.save_failures += 1

@@ -1,5 +1,8 @@
 """The attract mode: left alone in the menu, the handheld plays itself, four easy computers on
-8x8, silent, unsaved and twice as fast, round after round; any key returns to the menu."""
+8x8, silent, unsaved and twice as fast, round after round; any key returns to the menu.
+
+The app loads this module when the attract mode begins (``App.begin_attract``) and lets it go
+when it ends, so that its code is not kept during a game."""
 
 from .game import Game
 from .screen import Screen
@@ -42,6 +45,7 @@ class AttractScreen(Screen):
 
     def leave(self):
         app = self.app
+        app.attract = None  # with the screen, its code goes
         app.kinds = ()
         app.show(app.menu_screen)
         app.idle = 0

@@ -36,7 +36,7 @@ class MenuScreen(Screen):
         if app.dirty and app.idle >= SETTINGS_SAVE_MS:
             app.save()
         if app.idle >= IDLE_MS:
-            app.attract.begin()
+            app.begin_attract()
 
     def press(self, key):
         app = self.app
@@ -69,7 +69,7 @@ class MenuScreen(Screen):
                     app.error = str(error)
                     app.cues.append(CUE_ILLEGAL)
             else:
-                app.show(app.selftest)
+                app.show_once("SelfTestScreen")
                 if app.dirty:
                     app.save()
         elif key == BACK:
@@ -77,7 +77,7 @@ class MenuScreen(Screen):
                 self.index = 0
                 app.cues.append(CUE_TICK)
             else:
-                app.show(app.title)
+                app.show_once("TitleScreen")
 
     def draw(self, frame):
         app = self.app

@@ -5,6 +5,12 @@ a time. Each update it passes the time to the screen (``pass_time``), then lets 
 (``advance``), hands it each key press and release, and has it ``draw`` the frame.
 """
 
+# How long the title and the error pattern show, and how long BACK is held to leave the
+# self-test: here, so that the app names them without loading those screens' code.
+TITLE_MS = 2400
+ERROR_MS = 3000
+SELFTEST_EXIT_MS = 1500
+
 
 class Screen:
     """One screen: its own state, and ``t``, the milliseconds since it was shown.

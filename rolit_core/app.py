@@ -44,7 +44,7 @@ from .play import BLINK_MS, FLIP_MS, HOLD_MS, PLACE_MS, RING  # noqa: F401 (for 
 from .rng import Random, fresh_seed
 from .rounds import MatchEndScreen, PauseScreen, RoundEndScreen, TableScreen
 from .screens import POUR_MS, WIN_FLASH_MS  # noqa: F401
-from .screen import ERROR_MS, SELFTEST_EXIT_MS, TITLE_MS  # noqa: F401
+from .screen import ERROR_MS, SELFTEST_EXIT_MS, TITLE_MS, Screen  # noqa: F401
 from .vocab import DEVICE_LEVELS, HUMAN, LEVELS, TICKS_MASK
 
 MAX_STEP_MS = 1000      # longer gaps between updates count as this
@@ -123,6 +123,7 @@ class App:
         self.table = TableScreen(self)
         self.match_end = MatchEndScreen(self)
         self.attract = None
+        self.screen = Screen(self)  # none yet
         self.show_once("TitleScreen")
         self._boot()
         self.apply_look()
@@ -204,6 +205,8 @@ class App:
 
     def show(self, screen):
         """Make ``screen`` the current one (its time starts at 0)."""
+        if self.screen is not screen:
+            self.screen.hide()
         self.screen = screen
         screen.t = 0
         screen.enter()

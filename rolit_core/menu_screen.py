@@ -5,6 +5,7 @@ page and from there to the title. The settings and pages themselves are :mod:`ro
 
 from . import menu
 from .events import BACK, CUE_ILLEGAL, CUE_TICK, DOWN, LEFT, RIGHT, SELECT, UP
+from .lifetime import use_once
 from .screen import Screen
 
 IDLE_MS = 60000         # menu idle time before the attract mode
@@ -20,6 +21,8 @@ class MenuScreen(Screen):
         self.app = app
         self.index = 0
         self.pages = menu.pages(app.settings)
+        self.drawing = None  # rolit_core.menu_draw while the menu is shown
+
 
     @property
     def page(self):
@@ -30,6 +33,13 @@ class MenuScreen(Screen):
         self.pages = menu.pages(self.app.settings)
         if self.index >= len(self.pages):
             self.index = 0
+        if self.drawing is None:
+            with use_once("rolit_core.menu_draw") as drawing:
+                self.drawing = drawing
+            del drawing
+
+    def hide(self):
+        self.drawing = None  # its code is freed during a game
 
     def advance(self, dt):
         app = self.app
@@ -81,4 +91,4 @@ class MenuScreen(Screen):
 
     def draw(self, frame):
         app = self.app
-        menu.draw(frame, app.shades, app.settings, self.pages[self.index], self.t)
+        self.drawing.draw(frame, app.shades, app.settings, self.pages[self.index], self.t)

@@ -30,6 +30,9 @@ class Screen:
     def enter(self):
         """Called each time the screen is shown (``t`` is 0 by then)."""
 
+    def hide(self):
+        """Called when another screen is shown in its place."""
+
     def pass_time(self, dt):
         self.t += dt
         if self.t > 0x3FFFFFF:

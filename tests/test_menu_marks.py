@@ -3,7 +3,7 @@ palettes, and the two marks stay apart under simulated red-green colour blindnes
 
 import pytest
 
-from rolit_core import font, menu, palette
+from rolit_core import font, menu, menu_draw, palette
 from rolit_core.app import DOWN, RIGHT
 from test_app_palette import (DEUTERANOPIA, IDENTITY, PROTANOPIA, ciede2000, lab,
                               simulate)
@@ -41,7 +41,7 @@ def menu_frame(settings, name, colour_blind):
     page = menu.PAGE_NAMES.index(name) << 3
     assert page in menu.pages(settings)
     frame = [BLACK] * 64
-    menu.draw(frame, shades, settings, page, 0)
+    menu_draw.draw(frame, shades, settings, page, 0)
     return frame
 
 

@@ -9,6 +9,15 @@ from . import font
 from .events import BACK, CUE_TICK, SELECT
 from .screen import ERROR_MS, SELFTEST_EXIT_MS, TITLE_MS, Screen
 
+ERROR = ("R......R"
+         ".R....R."
+         "..R..R.."
+         "...RR..."
+         "...RR..."
+         "..R..R.."
+         ".R....R."
+         "R......R")
+
 SELFTEST_SWEEP_MS = 30   # per pixel of the walk through the matrix
 SELFTEST_COLOUR_MS = 600  # per full-matrix colour
 SELFTEST_LEVEL = 48      # the self-test's fixed low level (the brightness setting is ignored)
@@ -133,4 +142,4 @@ def draw_selftest(frame, t, down):
 def draw_error(frame, shades, t):
     """A blinking red cross: saved data was refused."""
     if t % 500 < 300:
-        font.draw_picture(frame, font.ERROR, 0, shades)
+        font.draw_picture(frame, ERROR, 0, shades)

@@ -30,7 +30,7 @@ tune: $(VENV)/.installed
 	$(PY) -m bench.tune $(ARGS)
 
 # Mutation testing (mutmut; docs/testing.md): mutants of rolit_core/ and the save stores
-# (hardware/storage.py, hardware/filestore.py) against the fast tests named in pyproject.toml's
+# (hardware/saverecord.py, nvmstore.py, filestore.py) against the fast tests named in pyproject.toml's
 # [tool.mutmut], in mutants/. All of them take hours: ARGS='"hardware.*"' (names of modules,
 # functions, globs) runs a part. Not part of `make test`.
 mutants: $(VENV)/.installed

@@ -10,13 +10,20 @@ import gc
 import sys
 import time
 
+# Light first: loading the game takes seconds on a board.
+from hardware.firstlight import light
+
+light()
+del light
+
 # The game before the drivers: its big modules compile best while the heap is still empty.
-from rolit_core import __version__
-from rolit_core.app import BACK, DOWN, LEFT, RIGHT, SELECT, UP, App
-from hardware.gamelog import GameLog
-from hardware.handheld import CRASH_ERROR, SETTINGS_ERROR, Handheld, ticks_ms
-from hardware.inputs import ticks_diff
-from hardware.pacing import Pacing
+from rolit_core import __version__  # noqa: E402
+from rolit_core.app import BACK, DOWN, LEFT, RIGHT, SELECT, UP, App  # noqa: E402
+from rolit_core.lifetime import use_once  # noqa: E402
+from rolit_core.vocab import ticks_diff  # noqa: E402
+from hardware.gamelog import GameLog  # noqa: E402
+from hardware.handheld import CRASH_ERROR, SETTINGS_ERROR, Handheld, ticks_ms  # noqa: E402
+from hardware.pacing import Pacing  # noqa: E402
 
 KEYS = (UP, DOWN, LEFT, RIGHT, SELECT, BACK)
 SETTINGS_ERROR_MS = 2000  # how long a settings problem shows at start
@@ -113,18 +120,16 @@ class Session:
 
 def main():
     gc.collect()  # the garbage of compiling the modules, before the long-lived objects come
-    from hardware import startup
-
-    problem = startup.not_a_board()
-    if problem:  # a PC: one line, not a game without LEDs and buttons
-        print(problem, file=sys.stderr)
-        sys.exit(1)
-    settings = startup.load_settings()
-    gc.collect()  # what reading the settings left, before the drivers compile
-    handheld = Handheld(settings, KEYS)
-    startup.banner(settings, handheld, __version__)
-    startup.forget()  # start-up code, no longer needed: the collector frees it
-    del startup
+    with use_once("hardware.startup") as startup:
+        problem = startup.not_a_board()
+        if problem:  # a PC: one line, not a game without LEDs and buttons
+            print(problem, file=sys.stderr)
+            sys.exit(1)
+        settings = startup.load_settings()
+        gc.collect()  # what reading the settings left, before the drivers compile
+        handheld = Handheld(settings, KEYS)
+        startup.banner(settings, handheld, __version__)
+    del startup  # with the block's end, the start-up code is left for the collector
     for message in handheld.errors:
         print("settings: " + message)
     if handheld.errors:

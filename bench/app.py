@@ -82,7 +82,7 @@ def play_keys(app):
             return NO_EVENTS
         if i % 3 == 0:
             app_cell = app.game.legal_moves()[0]
-            app._cursor = app_cell  # jump there (the cost of walking is measured in "menu")
+            app.move_cursor(app_cell)  # jump there (the cost of walking is measured in "menu")
             return [(SELECT, True)]
         return [(SELECT, False)]
     return keys
@@ -114,7 +114,7 @@ def main():
     for _ in range(8):
         frames(app, 2, lambda i: move[i])
         while app.mode == "play" and app.phase != "input":
-            stepping = app.phase == "think" and app._ai_cell is None
+            stepping = app.phase == "think" and app.play.ai_cell is None
             result = frames(app, 1)
             if stepping:
                 think_frames += 1

@@ -1,7 +1,9 @@
 """The handheld's hardware: thin drivers over CircuitPython's built-in modules.
 
 ``matrix`` (NeoPixel matrix), ``inputs``, ``joystick`` and ``onebutton`` (buttons, joystick, one
-button), ``buzzer`` (piezo), ``storage`` (nvm or a file), ``config`` (settings.toml), ``handheld``
-(all of them, built from the settings by ``parts``) and ``gamelog`` (the serial console log). See
-docs/hardware.md.
+button), ``buzzer`` (piezo), ``storage`` (where to import the stores from: ``nvmstore``,
+``filestore``, their records in ``saverecord``), ``config`` (settings.toml, with the board
+``presets``), ``handheld`` (all of them, built from the settings by ``parts``), ``gamelog`` (the
+serial console log), ``pacing`` (a computer's thinking per frame) and the start-up code
+(``firstlight``, ``startup``, ``wiring``). See docs/hardware.md.
 """

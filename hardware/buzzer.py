@@ -11,7 +11,7 @@ The volume (percent) sets the PWM duty cycle; 100 is a square wave (50 % duty), 
 piezo gets. A new cue replaces the one playing.
 """
 
-from .inputs import ticks_diff
+from rolit_core.vocab import TICKS_MASK, ticks_diff
 
 # Each cue: (frequency in Hz, duration in ms) pairs; frequency 0 is a rest.
 CUES = {
@@ -65,7 +65,7 @@ class Buzzer:
             self._pwm.duty_cycle = self.duty
         else:
             self._pwm.duty_cycle = 0
-        self._until = (now_ms + duration) & ((1 << 29) - 1)
+        self._until = (now_ms + duration) & TICKS_MASK
 
     def update(self, now_ms):
         """Move on to the next note when the current one is over; silence at the end."""

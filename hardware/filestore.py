@@ -8,7 +8,7 @@ before writing a new one. ``PATH`` itself is never written, so it always holds t
 
 import os
 
-from .storage import FORMAT, HEADER, MAGIC, OLD_HEADER, _SEQ_MASK, _header, _valid, frame, newer
+from .saverecord import FORMAT, HEADER, MAGIC, OLD_HEADER, _SEQ_MASK, _header, _valid, frame, newer
 
 
 def parse(blob):

@@ -18,10 +18,10 @@ or is left out. The game then runs with what there is.
 
 # The parts are built by hardware.parts, which imports hardware.config, buzzer, joystick and
 # onebutton where they are needed: a device without a buzzer, a joystick or one-button play never
-# loads their code, and code.py forgets parts, config and startup once the handheld is built, so
-# that the collector can free their start-up code.
+# loads their code, and code.py builds the handheld inside its start-up block
+# (hardware.startup), at whose end parts and config are forgotten.
 
-_MASK = (1 << 29) - 1
+from rolit_core.vocab import TICKS_MASK as _MASK
 
 try:
     from supervisor import ticks_ms

@@ -17,19 +17,12 @@ poll instead. Held keys listed in ``Repeat(..., keys)`` auto-repeat: another ``(
 after ``delay_ms``, then one every ``every_ms``, until released.
 
 ``Joystick`` (``hardware.joystick``) and ``OneButton`` (``hardware.onebutton``) live in their own
-modules, so a device with buttons never loads their code; ``from hardware.inputs import Joystick``
-still works.
+modules, so a device with buttons never loads their code.
 """
 
 import sys
 
-_PERIOD = 1 << 29
-_HALF = 1 << 28
-
-
-def ticks_diff(later, earlier):
-    """``later - earlier`` in ms on a clock that wraps at 2**29 (like ``adafruit_ticks``)."""
-    return ((later - earlier + _HALF) & (_PERIOD - 1)) - _HALF
+from rolit_core.vocab import TICKS_MASK, ticks_diff  # noqa: F401 (ticks_diff: drivers' too)
 
 
 class Repeat:
@@ -45,7 +38,7 @@ class Repeat:
     def press(self, key, now_ms):
         if key in self.keys:
             self.held = key
-            self._due = (now_ms + self.delay_ms) & (_PERIOD - 1)
+            self._due = (now_ms + self.delay_ms) & TICKS_MASK
 
     def release(self, key):
         if key == self.held:
@@ -56,7 +49,7 @@ class Repeat:
         floods the game with moves)."""
         if self.held is not None and ticks_diff(now_ms, self._due) >= 0:
             events.append((self.held, True))
-            self._due = (now_ms + self.every_ms) & (_PERIOD - 1)
+            self._due = (now_ms + self.every_ms) & TICKS_MASK
         return events
 
 
@@ -132,15 +125,3 @@ class Buttons:
     def deinit(self):
         self._scanner.deinit()
 
-
-def __getattr__(name):
-    """``Joystick`` and ``OneButton``, loaded from their own modules on first use."""
-    if name == "Joystick":
-        from .joystick import Joystick
-
-        return Joystick
-    if name == "OneButton":
-        from .onebutton import OneButton
-
-        return OneButton
-    raise AttributeError(name)

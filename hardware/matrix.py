@@ -31,19 +31,7 @@ Per frame, each channel value ``v`` goes through:
 Only integers are used per frame, and the buffers are allocated once.
 """
 
-LAYOUTS = ("rows", "serpentine")
-ROTATIONS = (0, 90, 180, 270)
 MA_PER_CHANNEL = 20  # mA drawn by one colour channel at 255
-
-
-def __getattr__(name):
-    """``gamma_table`` and ``strip_map``, from ``hardware.wiring`` (only a matrix's start needs
-    them: code.py forgets that module once the handheld is built)."""
-    if name in ("gamma_table", "strip_map"):
-        from . import wiring
-
-        return getattr(wiring, name)
-    raise AttributeError(name)
 
 
 class Matrix:
@@ -62,6 +50,7 @@ class Matrix:
 
     def __init__(self, pixels, width=8, height=8, layout="rows", rotation=0, mirror=False,
                  gamma=22, brightness=30, max_current_ma=500, idle_ma=1):
+        # Start-up work: the wiring's code is dropped with the start (hardware.startup).
         from .wiring import gamma_table, strip_map
 
         count = width * height

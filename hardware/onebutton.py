@@ -1,25 +1,26 @@
-"""One-button play: ``OneButton``, the driver, and ``Steer``, which turns "next" into the direction
-keys that move the cursor to the next legal cell.
+"""One-button play: ``OneButton``, the driver, and ``Steer``, which turns "next" into a move of
+the cursor to the next legal cell.
 
 ``OneButton`` sends ``NEXT`` on a short press. ``Steer.translate(app, events)`` rewrites
-each ``(NEXT, pressed)`` in place: during a human's turn it becomes the arrow taps that carry
-the cursor from its cell to the next legal cell in reading order (wrapping round), the short way
-round since the game's cursor wraps at the edges too; anywhere else (menus, pause, scores) it is a tap of DOWN,
-which goes to the next page or item. The long press is the game's own SELECT and needs no help.
+each ``(NEXT, pressed)`` in place: during a human's turn the press moves the cursor to the next
+legal cell in reading order (wrapping round, with ``app.move_cursor``) and leaves no event;
+anywhere else (menus, pause, scores) it is a tap of DOWN, which goes to the next page or item.
+The long press is the game's own SELECT and needs no help.
 
-It reads only the app's public state: ``app.mode``, ``app.phase``, ``app.game`` and
-``app.cursor``. (The app has no "move the cursor to this cell" call, so the cursor is moved with
-the same keys a player would press.)
+It uses only the app's public face: ``app.mode``, ``app.phase``, ``app.game``, ``app.cursor``
+and ``app.move_cursor``.
 """
 
-from .inputs import _keypad, ticks_diff
+from rolit_core.vocab import ticks_diff
+
+from .inputs import _keypad
 
 NEXT = 6  # a key number the game does not use
 
 
 class Steer:
-    """Rewrites ``NEXT`` events for an ``App`` with the arrow keys ``up``, ``down``, ``left``,
-    ``right``."""
+    """Rewrites ``NEXT`` events for an ``App``; outside a human's turn they become taps of
+    ``down`` (``up``, ``left`` and ``right`` are the app's other arrow keys)."""
 
     def __init__(self, up, down, left, right):
         self.up = up
@@ -52,29 +53,12 @@ class Steer:
             del events[at]
             if not pressed:
                 continue
-            taps = self.taps(app)
-            for key in taps:
-                events.insert(at, (key, True))
-                events.insert(at + 1, (key, False))
+            cell = self.target(app)
+            if cell is None or not app.move_cursor(cell):
+                events.insert(at, (self.down, True))
+                events.insert(at + 1, (self.down, False))
                 at += 2
         return events
-
-    def taps(self, app):
-        """The keys to tap for one short press."""
-        cell = self.target(app)
-        if cell is None:
-            return (self.down,)
-        size = app.game.size
-        row, col = divmod(app.cursor, size)
-        to_row, to_col = divmod(cell, size)
-        taps = []
-        for steps, forward, back in (((to_row - row) % size, self.down, self.up),
-                                     ((to_col - col) % size, self.right, self.left)):
-            if steps <= size // 2:
-                taps.extend([forward] * steps)
-            else:
-                taps.extend([back] * (size - steps))
-        return taps
 
 
 class OneButton:

@@ -12,7 +12,7 @@ time, so only when the answer comes changes.
 7
 """
 
-from .inputs import _HALF, _PERIOD  # the clock's wrap, as ticks_diff's
+from rolit_core.vocab import TICKS_MASK, TICKS_PERIOD
 
 
 class Pacer:
@@ -194,7 +194,7 @@ class Pacing:
         """True once this frame's time for thinking is up (the search asks between nodes, and
         stops at the first True)."""
         # ticks_diff(now, deadline) >= 0, written out: it is asked between every two nodes.
-        if (self._clock() - self._deadline) & (_PERIOD - 1) < _HALF:
+        if (self._clock() - self._deadline) & TICKS_MASK < TICKS_PERIOD >> 1:
             self.stops += 1
             return True
         return False
@@ -219,7 +219,7 @@ class Pacing:
             nodes = 0  # this update only shows the thinking; the collection follows it
         app.think_nodes = self._slice = nodes
         if self._clock is not None and now_ms is not None:
-            self._deadline = (now_ms + self.think_ms) & (_PERIOD - 1)
+            self._deadline = (now_ms + self.think_ms) & TICKS_MASK
             app.think_stop = self._over
 
     def after(self, app):

@@ -1,14 +1,14 @@
 """Builds the handheld's parts from the settings: the matrix, the controls and the buzzer, and
 opens the storage (``open_storage``, also ``hardware.storage.open_storage``).
 
-Only ``Handheld()`` uses this, once, at start; ``code.py`` then forgets the module so that the
-collector can free its code. Each problem becomes a message in ``handheld.errors`` and the part
+Only ``Handheld()`` uses this, once, at start; ``code.py`` builds the handheld inside its
+start-up block (``hardware.startup``), at whose end this module is forgotten. Each problem becomes a message in ``handheld.errors`` and the part
 falls back or is left out (see ``hardware.handheld``).
 """
 
 from .inputs import Buttons
 from .matrix import Matrix
-from .storage import NoStorage, NvmStorage
+from .nvmstore import NoStorage, NvmStorage
 
 
 def build(handheld, board):

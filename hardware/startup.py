@@ -1,14 +1,17 @@
 """What only the start of ``code.py`` needs: whether this is a board, the settings read once, and
 the banner.
 
-``code.py`` imports this, then forgets it with :func:`forget` (and with it ``hardware.config``
-and ``hardware.parts``), so that the collector can free their code for the game.
+``code.py`` uses it in ``with rolit_core.lifetime.use_once("hardware.startup")``, building the
+handheld in the same block: at the block's end this module and those of :data:`USED_ONCE`
+(about 11 KB of code and tables on a board) are forgotten, and the collector frees them.
 """
 
 import sys
 
-# The modules only the start uses, forgotten by forget().
-START_UP_MODULES = ("config", "parts", "wiring", "startup")
+# Modules only the start uses (the first light, reading settings.toml, building the parts,
+# wiring the matrix).
+USED_ONCE = ("hardware.firstlight", "hardware.presets", "hardware.config", "hardware.parts",
+             "hardware.wiring")
 
 
 class Settings:
@@ -64,14 +67,3 @@ def banner(settings, handheld, version):
         settings.input if handheld.inputs else "none",
         "volume %d" % settings.volume if handheld.buzzer else "off",
         type(handheld.storage).__name__))
-
-
-def forget():
-    """Forget this module, hardware.config, hardware.parts and hardware.wiring (about 11 KB of
-    code and tables on a board), so that the collector can free them once nothing else refers
-    to them."""
-    package = sys.modules.get("hardware")
-    for name in START_UP_MODULES:
-        sys.modules.pop("hardware." + name, None)
-        if package is not None and hasattr(package, name):
-            delattr(package, name)

@@ -1,9 +1,10 @@
 """How a matrix is wired and lit, worked out once when a ``Matrix`` is made: the gamma table and
-the strip index of each frame position. Also ``hardware.matrix.gamma_table`` and
-``hardware.matrix.strip_map``; kept apart so that a board can forget this code after its start.
+the strip index of each frame position. Kept apart from ``hardware.matrix`` so that a board
+forgets this code after its start.
 """
 
-from .matrix import LAYOUTS, ROTATIONS
+LAYOUTS = ("rows", "serpentine")
+ROTATIONS = (0, 90, 180, 270)
 
 
 def gamma_table(gamma=22):

@@ -6,9 +6,7 @@
 [27]
 """
 
-# game first: a board compiles each module on import, and the dearest moment is compiling a module
-# beside what is already live. So game.py compiles while the heap is empty, then board.py (from
-# game's own import) beside game's code only, not game.py beside board's code and tables.
+# game.py first: compiled from source on a board, it then compiles while the heap is empty.
 from .game import Game, Match
 from .board import (BLUE, COLOURS, EMPTY, GREEN, LETTERS, NAMES, RED, SIZES, YELLOW, Board,
                     IllegalMove, colour_of)

@@ -32,8 +32,7 @@ their calibration: docs/ai.md.
 
 from .board import _DIRECTIONS_OF, EMPTY
 from .rng import Random, fresh_seed
-
-LEVELS = ("easy", "medium", "hard", "expert")
+from .vocab import LEVELS
 
 # With three or four players: how the opponents are searched.
 _PARANOID = 0   # all of them against us
@@ -619,7 +618,7 @@ class _Search:
         # What the move turns (as Board._turned, in another order, which nothing here needs),
         # into the first n items of the search's own list. Board._turned's walk, written out
         # again on purpose: one method for both, writing into a given list, made random
-        # games of the rules core 1-2% slower on CPython (bench.core's loop, 2026-12-01).
+        # games of the rules core 1-2% slower on CPython (bench.core's loop).
         turned = self.turned
         n = 0
         lines = self.rays[cell]

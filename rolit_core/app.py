@@ -13,57 +13,55 @@ drive this same object.
 64
 
 The frame list is reused by the next ``update``: copy it (``tuple(frame)``) to keep it.
-The board screen's behaviour is in :mod:`rolit_core.play`, the other screens' pictures in
-:mod:`rolit_core.screens`, the menu in :mod:`rolit_core.menu`, the save format in
-:mod:`rolit_core.save`.
+
+``App`` holds the session (settings, the match, its seats and computer players, the storage,
+cues, held keys) and shows one screen (:class:`rolit_core.screen.Screen`) at a time: the title,
+error and self-test (:mod:`rolit_core.shows`), the menu (:mod:`rolit_core.menu_screen`), the
+board (:mod:`rolit_core.play`), pause, round end, rounds table and match end
+(:mod:`rolit_core.rounds`) and the attract mode (:mod:`rolit_core.attract`). The save format is
+:mod:`rolit_core.save`'s.
 """
 
 import gc
 
-# The computer players first: the biggest module compiles best while the heap is still empty
-# (imported later, from inside start(), a board needs 40 KB more heap: docs/memory.md).
+# The computer players first: on a board compiling from source, the biggest module compiles
+# best while the heap is still empty (docs/memory.md).
 try:
     from . import ai  # noqa: F401
 except ImportError:  # a build without computer players plays random moves for them
     pass
-from . import menu, palette, save, screens
+from . import menu, palette, save
 # Keys, cues and mode names are this module's API too (drivers import them from here).
 from .events import (ATTRACT, BACK, CUE_CAPTURE, CUE_ERROR, CUE_ILLEGAL, CUE_PLACE,  # noqa: F401
                      CUE_START, CUE_TICK, CUE_TIMEOUT, CUE_UNDO, CUE_WIN, DOWN, ERROR, KEY_NAMES,
                      LEFT, MATCH_END, MENU, MODE_NAMES, PAUSE, PAUSE_ITEMS, PLAY, RIGHT,
                      ROUND_END, SELECT, SELFTEST, TABLE, TITLE, UP)
 from .game import Game, Match
-from .play import INPUT, PHASE_NAMES, Play, computer
-from .play import BLINK_MS, FLIP_MS, PLACE_MS, RING  # noqa: F401 (timings, for tests and docs)
+from .lifetime import use_once
+from .menu_screen import IDLE_MS, SETTINGS_SAVE_MS, MenuScreen  # noqa: F401
+from .play import INPUT, PHASE_NAMES, THINK, PlayScreen, computer
+from .play import BLINK_MS, FLIP_MS, HOLD_MS, PLACE_MS, RING  # noqa: F401 (for tests and docs)
 from .rng import Random, fresh_seed
-from .rounds import Rounds
-from .saving import SAVE_ERROR_MS, Saving
+from .rounds import MatchEndScreen, PauseScreen, RoundEndScreen, TableScreen
 from .screens import POUR_MS, WIN_FLASH_MS  # noqa: F401
+from .screen import ERROR_MS, SELFTEST_EXIT_MS, TITLE_MS, Screen  # noqa: F401
+from .vocab import DEVICE_LEVELS, HUMAN, LEVELS, TICKS_MASK
 
-LEVELS = ("easy", "medium", "hard", "expert")
-DEVICE_LEVELS = ("easy", "medium", "hard")
-
-WRAP_MASK = (1 << 29) - 1
 MAX_STEP_MS = 1000      # longer gaps between updates count as this
-TITLE_MS = 2400
-IDLE_MS = 60000         # menu idle time before the attract mode
-SETTINGS_SAVE_MS = 2000  # changed settings are saved when the menu rests this long
-HOLD_MS = 600           # BACK held this long opens the pause menu
 REPEAT_DELAY_MS = 400   # a held direction repeats after this...
 REPEAT_MS = 150         # ...every this
-ERROR_MS = 3000
+SAVE_ERROR_MS = 3000    # a failed save shows the save-error pattern this long
 SAVE_ERROR_BLINK_MS = 100
 SAVE_ERROR_CELLS = (0, 7, 56, 63)  # the four corners blink red, fast
-SELFTEST_EXIT_MS = 1500  # BACK held this long leaves the self-test
 
 _BLACK = (0, 0, 0)
 # MicroPython and CircuitPython (not CPython) collect when the app and a game begin: compiling
 # the modules leaves much garbage, and long-lived objects placed among it fragment a board's
-# small heap (a game against hard needed 167 KB of heap without, 138 KB with: docs/memory.md).
+# small heap (docs/memory.md).
 _TIDY = hasattr(gc, "mem_free")
 
 
-class App(Play, Rounds, Saving):
+class App:
     """The game as a state machine: ``update(now_ms, events) -> frame``.
 
     ``storage``: an object with ``load() -> bytes or None`` and ``save(data)``, or ``None``.
@@ -89,7 +87,7 @@ class App(Play, Rounds, Saving):
         self.levels = tuple(levels)
         self.think_nodes = think_nodes
         self.think_stop = None
-        self._rng = Random(fresh_seed() if seed is None else seed)
+        self.rng = Random(fresh_seed() if seed is None else seed)
         self.settings = menu.Settings()
         self.shades = palette.Shades()
         self.frame = [_BLACK] * 64
@@ -97,57 +95,38 @@ class App(Play, Rounds, Saving):
         self.error = None          # why the saved data was refused or a save failed
         self.saves = 0             # how many times the state was saved
         self.save_failures = 0     # how many saves failed (each one shows the save-error pattern)
-        self._save_flash = 0       # ms left of the save-error pattern
+        self.dirty = False         # settings changed since the last save
+        # the match in progress and its options
         self.match = None
         self.kinds = ()            # per seat: "human" or a level
         self.time_limit = 0        # seconds per move of the game in play (0: off)
         self.hints = False
-        self._game = None
-        self._ais = {}
-        self._attract = False
-        self._mode = TITLE
-        self._t = 0                # ms in the current mode
-        self._idle = 0
-        self._last = None
-        self._down = [False] * 6
-        self._down_ms = [0] * 6
+        self.ais = {}              # a computer player per level in play
+        self._first = 0            # who began round 1: the save needs it
+        self._history = []         # the moves of the finished rounds
+        self._first_choice = None  # the colour chosen to start ("play again" keeps it)
+        # keys and time
+        self.keys_down = [False] * 6
+        self.held_ms = [0] * 6
         self._repeat_ms = [0] * 6
-        self._back_fired = False
-        self._page = 0
-        self._pages = menu.pages(self.settings)
-        self._pause_item = 0
-        # play
-        self._phase = INPUT
-        self._pt = 0
-        self._cursor = 0
-        self._shown = bytearray(64)
-        self._legal = bytearray(64)
-        self._legal_list = []
-        self._preview = False
-        self._preview_cells = bytearray(64)
-        self._flash = 0
-        self._clock = 0
-        self._keep_clock = False   # the next turn continues a restored or paused countdown
-        self._ai = None
-        self._ai_cell = None
-        self._first = 0
-        self._first_choice = None
-        self._history = []
-        self._lines = []
-        self._move_cell = 0
-        self._move_colour = 0
-        self._move_kind = 0        # 0 human, 1 computer, 2 timeout
-        self._steps_done = -1
-        self._lead = 0
-        # round end
-        self._scores = ()
-        self._winners = ()
-        self._pour_done = False
-        self._match_colours = []
+        self.back_fired = False    # the held BACK has opened the pause menu
+        self.idle = 0              # ms since the last key press
+        self._last = None
+        self._save_flash = 0       # ms left of the save-error pattern
         self._reported = 0         # cues the last update reported; later ones wait for the next
-        self._dirty = False
+        # the screens (title, self-test, error and attract only while shown: show_once and
+        # begin_attract)
+        self.menu_screen = MenuScreen(self)
+        self.play = PlayScreen(self)
+        self.pause = PauseScreen(self)
+        self.round_end = RoundEndScreen(self)
+        self.table = TableScreen(self)
+        self.match_end = MatchEndScreen(self)
+        self.attract = None
+        self.screen = Screen(self)  # none yet
+        self.show_once("TitleScreen")
         self._boot()
-        self._apply_look()
+        self.apply_look()
 
     # -- public state ---------------------------------------------------------------------
 
@@ -155,16 +134,14 @@ class App(Play, Rounds, Saving):
     def mode(self):
         """The current screen: "title", "menu", "attract", "play", "pause", "round_end",
         "table", "match_end", "selftest" or "error"."""
-        if self._attract:
-            return "attract"
-        return MODE_NAMES[self._mode]
+        return self.screen.name
 
     @property
     def game(self):
         """The ``Game`` being played (also during pause and the round end screens), else None."""
-        if self._attract or self._mode in (TITLE, MENU, ATTRACT, SELFTEST, ERROR):
-            return None
-        return self._game
+        if self.screen.shows_game:
+            return self.play.game
+        return None
 
     @property
     def brightness(self):
@@ -176,30 +153,79 @@ class App(Play, Rounds, Saving):
         if type(level) is not int or not 1 <= level <= 5:
             raise ValueError("brightness is 1-5, not %r" % (level,))
         self.settings.brightness = level
-        self._apply_look()
+        self.apply_look()
 
     @property
     def cursor(self):
         """The cursor's cell on the board being played."""
-        return self._cursor
+        return self.play.cursor
 
     @property
     def page(self):
         """In the menu: the page shown, as (name, seat), e.g. ("seat", 1) or ("rounds", 0);
         in the pause menu: ("resume" | "undo" | "restart" | "quit", 0); else None."""
-        if self._mode == MENU:
-            page = self._pages[self._page]
-            return (menu.PAGE_NAMES[page >> 3], page & 7)
-        if self._mode == PAUSE:
-            return (PAUSE_ITEMS[self._pause_item], 0)
-        return None
+        return self.screen.page
 
     @property
     def phase(self):
         """In play: "input" (a human chooses), "think" (a computer thinks) or "animate"."""
-        return PHASE_NAMES[self._phase]
+        return PHASE_NAMES[self.play.phase]
 
-    # -- starting games -------------------------------------------------------------------
+    @property
+    def illegal_reason(self):
+        """Why the last move attempt was refused, in words (the rules' ``IllegalMove`` text,
+        e.g. "b2 does not touch a ball"); None once the cursor moves or a move is played."""
+        return self.play.illegal
+
+    @property
+    def thinker(self):
+        """The computer player thinking for the side to move (its ``nodes`` and ``thinking``
+        tell how far it got), or None while a human chooses or a move is shown."""
+        screen = self.screen
+        if screen is self.attract:
+            screen = screen.inner
+        if screen is not self.play or self.play.phase != THINK:
+            return None
+        return self.play.ai
+
+    def move_cursor(self, cell):
+        """While a human chooses a cell: put the cursor on ``cell`` of the board being played,
+        as the arrow keys would (a preview or a refused cell's flash ends); True. Anywhere
+        else, or for a cell off the board, nothing changes; False."""
+        play = self.play
+        if self.screen is not play or play.phase != INPUT:
+            return False
+        if type(cell) is not int or not 0 <= cell < play.game.size * play.game.size:
+            return False
+        if cell != play.cursor:
+            play.move_to(cell)
+        return True
+
+    # -- the session ----------------------------------------------------------------------
+
+    def show(self, screen):
+        """Make ``screen`` the current one (its time starts at 0)."""
+        if self.screen is not screen:
+            self.screen.hide()
+        self.screen = screen
+        screen.t = 0
+        screen.enter()
+
+    def show_once(self, name):
+        """Show a new ``name`` screen of :mod:`rolit_core.shows` ("TitleScreen",
+        "SelfTestScreen", "ErrorScreen"): its module is loaded for this showing, and its code
+        is freed once another screen is shown (a board keeps no code of screens seen seldom)."""
+        with use_once("rolit_core.shows") as shows:
+            screen = getattr(shows, name)(self)
+        del shows
+        self.show(screen)
+
+    def begin_attract(self):
+        """From the menu: the attract mode (:mod:`rolit_core.attract`, loaded while it runs)."""
+        with use_once("rolit_core.attract") as attract:
+            self.attract = attract.AttractScreen(self)
+        del attract
+        self.attract.begin()
 
     def start(self, seats=("human", "hard"), size=8, teams=False, rounds=1, tie="shared",
               time_limit=0, first=None, hints=None, record=None):
@@ -217,10 +243,10 @@ class App(Play, Rounds, Saving):
             game = Game.from_record(record)
             size, teams, tie, first = game.size, game.teams, game.tie, game.first
             if len(seats) != game.players:
-                seats = ("human",) * game.players
+                seats = (HUMAN,) * game.players
         players = len(seats)
         for kind in seats:
-            if kind != "human" and kind not in LEVELS:
+            if kind != HUMAN and kind not in LEVELS:
                 raise ValueError("a seat is 'human' or a level %r, not %r" % (LEVELS, kind))
         if type(size) is not int or size not in (8, 6, 4):
             raise ValueError("size must be 8, 6 or 4, not %r" % (size,))
@@ -234,7 +260,7 @@ class App(Play, Rounds, Saving):
                              % (rounds, size, size, save.largest(rounds, size), capacity))
         if _TIDY:
             gc.collect()
-        rng = self._rng
+        rng = self.rng
         state = (rng._z, rng._w)  # a refused start must not move the random sequence either
         try:
             match = Match(rounds, players, size, teams, tie, first, rng.bits())
@@ -245,50 +271,84 @@ class App(Play, Rounds, Saving):
             rng._z, rng._w = state
             raise ValueError(str(error))
         # Everything is checked: from here on nothing raises.
-        kinds = seats if players > 1 else ("human", "human")
-        self._begin_match(match, kinds, time_limit, self.settings.hints if hints is None else
-                          bool(hints))
+        kinds = seats if players > 1 else (HUMAN, HUMAN)
+        self.begin_match(match, kinds, time_limit, self.settings.hints if hints is None else
+                         bool(hints))
         self._first_choice = None if record is not None else match.game.first if first \
             is not None else None  # for "play again"
-        self._save()
+        self.save()
 
     def load_record(self, text, seats=None):
         """Continue the game of a record made by ``Game.record()``; ``seats`` as in ``start``
         (default: every seat human)."""
         self.start(seats=seats or (), record=text)
 
-    def _begin_match(self, match, kinds, time_limit, hints):
+    def start_from_settings(self):
+        """``start`` with the menu's settings."""
+        s = self.settings
+        seats = s.seats[:s.players] if s.players > 1 else [HUMAN]
+        self.start(seats=seats, size=s.size, teams=s.teams, rounds=s.rounds, tie=s.tie,
+                   time_limit=s.time_limit, first=s.first, hints=s.hints)
+
+    def begin_match(self, match, kinds, time_limit, hints):
         self.match = match
-        self._game = match.game
-        self._first = match.game.first  # who began round 1: the save needs it
-        self._history = []              # the moves of the finished rounds
+        self._first = match.game.first
+        self._history = []
         self.kinds = tuple(kinds)
         self.time_limit = time_limit
         self.hints = hints
-        self._attract = False
-        self._make_ais()
-        self._enter_round()
+        play = self.play
+        play.host = self
+        play.speed = 1
+        play.saving = True
+        self.make_ais()
+        self.enter_round()
 
-    def _make_ais(self):
-        self._ais = {}
+    def make_ais(self):
+        self.ais = {}
         for kind in self.kinds:
-            if kind != "human" and kind not in self._ais:
-                self._ais[kind] = computer(kind, self._rng.bits())
+            if kind != HUMAN and kind not in self.ais:
+                self.ais[kind] = computer(kind, self.rng.bits())
 
-    def _enter_round(self):
-        self._game = self.match.game if self.match is not None else self._game
-        size = self._game.size
-        self._cursor = (size // 2 - 1) * size + size // 2 - 1
-        self._sync()
-        self._set_mode(PLAY)
-        self.cues.append(CUE_START)
-        self._begin_turn()
+    def enter_round(self):
+        self.play.begin(self.match.game)
 
-    def _start_from_settings(self):
+    def restart_round(self):
+        game = self.play.game
+        self.match.game = Game(game.players, game.size, game.first, game.teams, game.tie)
+        self.enter_round()
+        self.save()
+
+    def next_round(self):
+        """After the rounds table: the next round, or the match end once the match is over."""
+        match = self.match
+        if match.over:
+            self.show(self.match_end)
+            self.cues.append(CUE_WIN)
+            return
+        self._history.append(match.game.moves)
+        match.next_round()
+        self.enter_round()
+        self.save()
+
+    def again(self):
+        """The same match once more (the colour chosen to start, or a new toss)."""
+        m = self.match
+        match = Match(m.rounds, m.players, m.size, m.teams, m.tie, self._first_choice,
+                      self.rng.bits())
+        self.begin_match(match, self.kinds, self.time_limit, self.hints)
+        self.save()
+
+    def quit(self):
+        """The match is over: back to the menu."""
+        self.match = None
+        self.show(self.menu_screen)
+        self.save()
+
+    def apply_look(self):
         s = self.settings
-        seats = s.seats[:s.players] if s.players > 1 else ["human"]
-        self.start(seats=seats, size=s.size, teams=s.teams, rounds=s.rounds, tie=s.tie,
-                   time_limit=s.time_limit, first=s.first, hints=s.hints)
+        self.shades.configure(palette.PALETTES[1 if s.colour_blind else 0],
+                              palette.BRIGHTNESS[s.brightness])
 
     # -- the frame loop -------------------------------------------------------------------
 
@@ -304,12 +364,12 @@ class App(Play, Rounds, Saving):
         if self._last is None:
             dt = 0
         else:
-            dt = (now - self._last) & WRAP_MASK
-            if dt > WRAP_MASK >> 1:
+            dt = (now - self._last) & TICKS_MASK
+            if dt > TICKS_MASK >> 1:
                 dt = 0  # the clock went back: no time passes
             elif dt > MAX_STEP_MS:
                 dt = MAX_STEP_MS
-        self._last = now & WRAP_MASK
+        self._last = now & TICKS_MASK
         self._advance(dt)
         if events:
             try:
@@ -318,7 +378,7 @@ class App(Play, Rounds, Saving):
             except TypeError:
                 pass  # not a list of pairs: ignored
         self._draw()
-        if self._attract and self.cues:
+        if self.screen is self.attract and self.cues:
             self.cues = []  # the attract mode plays silently
         self._reported = len(self.cues)
         return self.frame
@@ -330,171 +390,41 @@ class App(Play, Rounds, Saving):
             return
         if not isinstance(key, int) or isinstance(key, bool) or not 0 <= key < 6:
             return
-        pressed = bool(pressed)
+        down = self.keys_down
         if pressed:
-            self._idle = 0
-            if self._down[key]:  # pressed again without a release: take the release as lost
-                self._down[key] = False
-                self._release(key)
-            self._down[key] = True
-            self._down_ms[key] = 0
+            self.idle = 0
+            if down[key]:  # pressed again without a release: take the release as lost
+                down[key] = False
+                self.screen.release(key)
+            down[key] = True
+            self.held_ms[key] = 0
             self._repeat_ms[key] = 0
             if key == BACK:
-                self._back_fired = False
-            self._press(key)
+                self.back_fired = False
+            self.screen.press(key)
         else:
-            if not self._down[key]:
+            if not down[key]:
                 return
-            self._down[key] = False
-            self._release(key)
+            down[key] = False
+            self.screen.release(key)
 
     def _advance(self, dt):
         if self._save_flash:
             self._save_flash = self._save_flash - dt if self._save_flash > dt else 0
-        self._t += dt
-        if self._t > 0x3FFFFFF:
-            self._t = 0x3FFFFF  # keep ints small after days in one screen
-        if self._idle < IDLE_MS * 2:
-            self._idle += dt
+        self.screen.pass_time(dt)
+        if self.idle < IDLE_MS * 2:
+            self.idle += dt
+        down = self.keys_down
         for key in range(6):
-            if self._down[key]:
-                held = self._down_ms[key] + dt
-                self._down_ms[key] = held
+            if down[key]:
+                held = self.held_ms[key] + dt
+                self.held_ms[key] = held
                 if key <= RIGHT and held >= REPEAT_DELAY_MS:
                     self._repeat_ms[key] += dt
-                    while self._repeat_ms[key] >= REPEAT_MS and self._down[key]:
+                    while self._repeat_ms[key] >= REPEAT_MS and down[key]:
                         self._repeat_ms[key] -= REPEAT_MS
-                        self._press(key)
-        mode = self._mode
-        if mode == PLAY:
-            if self._down[BACK] and not self._back_fired and not self._attract:
-                if self._down_ms[BACK] >= HOLD_MS:
-                    self._back_fired = True
-                    self._open_pause()
-                    return
-            self._tick_play(dt)
-        elif mode == TITLE:
-            if self._t >= TITLE_MS:
-                self._set_mode(MENU)
-            else:
-                step = self._t // 200
-                if step != (self._t - dt) // 200 and 2 <= step <= 5:
-                    self.cues.append(CUE_TICK)
-        elif mode == MENU:
-            if self._dirty and self._idle >= SETTINGS_SAVE_MS:
-                self._save()
-            if self._idle >= IDLE_MS:
-                self._start_attract()
-        elif mode == ROUND_END:
-            self._tick_round_end(dt)
-        elif mode == ERROR:
-            if self._t >= ERROR_MS:
-                self._set_mode(TITLE)
-        elif mode == SELFTEST:
-            if self._down[BACK] and self._down_ms[BACK] >= SELFTEST_EXIT_MS:
-                self._down[BACK] = False
-                self._set_mode(MENU)
-
-    def _set_mode(self, mode):
-        self._mode = mode
-        self._t = 0
-        if mode == MENU:
-            self._attract = False
-            self._pages = menu.pages(self.settings)
-            if self._page >= len(self._pages):
-                self._page = 0
-
-    # -- keys -----------------------------------------------------------------------------
-
-    def _press(self, key):
-        mode = self._mode
-        if mode == PLAY:
-            if self._attract:
-                self._leave_attract()
-            else:
-                self._play_press(key)
-        elif mode == MENU:
-            self._menu_press(key)
-        elif mode == TITLE or mode == ERROR:
-            self._set_mode(MENU)
-        elif mode == PAUSE:
-            self._pause_press(key)
-        elif mode == ROUND_END:
-            if self._attract:
-                self._leave_attract()
-            else:
-                self._round_end_press(key)
-        elif mode == TABLE:
-            if key == SELECT:
-                self._next_round()
-            elif key == BACK:
-                self._quit()
-        elif mode == MATCH_END:
-            if key == SELECT:
-                self._again()
-            elif key == BACK:
-                self._quit()
-        elif mode == SELFTEST:
-            if self._t < screens.SELFTEST_KEYS_AT:
-                if key == SELECT:
-                    self._t = screens.SELFTEST_KEYS_AT
-            else:
-                self.cues.append(CUE_TICK)  # the buzzer answers every key
-
-    def _release(self, key):
-        if self._mode == PLAY and key == SELECT and self._preview:
-            self._preview = False
-            if self._phase == INPUT and self._legal[self._cursor]:
-                self._commit(self._cursor, 0)
-
-    # -- menu -----------------------------------------------------------------------------
-
-    def _menu_press(self, key):
-        pages = self._pages
-        page = pages[self._page]
-        kind = page >> 3
-        if key == UP or key == DOWN:
-            self._page = (self._page + (1 if key == DOWN else -1)) % len(pages)
-            self._t = 0
-            self.cues.append(CUE_TICK)
-        elif key == LEFT or key == RIGHT or (key == SELECT and kind not in (menu.P_PLAY,
-                                                                            menu.P_SELFTEST)):
-            if menu.change(self.settings, page, -1 if key == LEFT else 1, self.levels):
-                self.cues.append(CUE_TICK)
-                self._apply_look()
-                self._pages = menu.pages(self.settings)
-                # stay on the same page even if pages appeared or vanished before it
-                self._page = 0
-                for i in range(len(self._pages)):
-                    if self._pages[i] == page:
-                        self._page = i
-                self._dirty = True  # saved once the menu rests (flash wears with each write)
-            else:
-                self.cues.append(CUE_ILLEGAL)
-        elif key == SELECT:
-            if kind == menu.P_PLAY:
-                try:
-                    self._start_from_settings()
-                except ValueError as error:  # settings the rules or the storage refuse
-                    self.error = str(error)
-                    self.cues.append(CUE_ILLEGAL)
-            else:
-                self._set_mode(SELFTEST)
-                if self._dirty:
-                    self._save()
-        elif key == BACK:
-            if self._page:
-                self._page = 0
-                self.cues.append(CUE_TICK)
-            else:
-                self._set_mode(TITLE)
-
-    def _apply_look(self):
-        s = self.settings
-        self.shades.configure(palette.PALETTES[1 if s.colour_blind else 0],
-                              palette.BRIGHTNESS[s.brightness])
-
-    # -- drawing --------------------------------------------------------------------------
+                        self.screen.press(key)
+        self.screen.advance(dt)
 
     def _draw(self):
         frame = self.frame
@@ -502,27 +432,85 @@ class App(Play, Rounds, Saving):
         black = shades.get(0)
         for i in range(64):
             frame[i] = black
-        mode = self._mode
-        t = self._t
-        if mode == PLAY:
-            self._draw_play()
-        elif mode == MENU:
-            menu.draw(frame, shades, self.settings, self._pages[self._page], t)
-        elif mode == TITLE:
-            screens.draw_title(frame, shades, t)
-        elif mode == PAUSE:
-            screens.draw_pause(frame, shades, self._pause_item, self._undo_count() > 0)
-        elif mode == ROUND_END:
-            screens.draw_bars(frame, shades, self._game, self._scores, self._winners, t)
-        elif mode == TABLE:
-            screens.draw_table(frame, shades, self.match, self._winners, t)
-        elif mode == MATCH_END:
-            screens.draw_match_end(frame, shades, self._match_colours, t)
-        elif mode == SELFTEST:
-            screens.draw_selftest(frame, t, self._down)
-        elif mode == ERROR:
-            screens.draw_error(frame, shades, t)
+        self.screen.draw(frame)
         if self._save_flash and self._save_flash // SAVE_ERROR_BLINK_MS % 2:
             red = shades.get(palette.RED)
             for cell in SAVE_ERROR_CELLS:
                 frame[cell] = red
+
+    # -- loading and saving ---------------------------------------------------------------
+
+    def _boot(self):
+        # The saved game is resumed; corrupt data is reported and replaced.
+        storage = self.storage
+        if storage is None:
+            return
+        try:
+            data = storage.load()
+        except Exception as error:  # a store that cannot load is reported like bad data
+            self._corrupt("storage failed to load: %s" % (error,))
+            return
+        if data is None:
+            problem = getattr(storage, "error", None)
+            if problem:  # the store found a damaged or foreign save: say so, never start silently
+                self._corrupt(str(problem))
+            return
+        # The decoders are needed again only by the next App's start (about 1 KB on a board).
+        try:
+            with use_once("rolit_core.load") as load:
+                saved = load.decode_state(data, self.settings)
+            del load
+        except Exception as error:  # corrupt or foreign data, or an illegal saved move
+            self._corrupt(str(error) or error.__class__.__name__)
+            return
+        if saved is not None:
+            match, kinds, time_limit, hints, history, first_choice, clock = saved
+            if clock:
+                self.play.clock = clock
+                self.play.keep_clock = True
+            self.begin_match(match, kinds, time_limit, hints)
+            self._history = history
+            self._first_choice = first_choice
+            self.cues = []
+
+    def _corrupt(self, message):
+        self.error = message
+        self.settings = menu.Settings()
+        self.match = None
+        self.show_once("ErrorScreen")
+        self.cues.append(CUE_ERROR)
+        self.save()
+
+    def state_bytes(self):
+        """The bytes ``save`` would write now (settings and any match in progress)."""
+        if self.screen is self.attract:
+            return save.encode(self.settings)
+        clock = 0
+        play = self.play
+        if self.match is not None and self.time_limit and play.phase == INPUT:
+            clock = play.clock  # a human's countdown in progress survives a power cut
+        return save.encode(self.settings, self.match, self.kinds, self.time_limit, self.hints,
+                           self._first, self._history, self._first_choice, clock)
+
+    def save(self):
+        """Write the state; a failure (``save`` raising or returning False) sets ``error``,
+        counts in ``save_failures``, cues an error and shows the save-error pattern."""
+        self.dirty = False
+        storage = self.storage
+        if storage is None:
+            return True
+        try:
+            if storage.save(self.state_bytes()) is not False:
+                self.saves += 1
+                return True
+            problem = getattr(storage, "error", None) or "the storage refused it"
+        except Exception as error:
+            problem = str(error) or error.__class__.__name__
+        message = "storage failed to save: %s" % (problem,)
+        if self.screen.name == "error" and self.error:
+            message = "%s; %s" % (self.error, message)  # keep why the saved data was refused
+        self.error = message
+        self.save_failures += 1
+        self._save_flash = SAVE_ERROR_MS
+        self.cues.append(CUE_ERROR)
+        return False

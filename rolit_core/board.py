@@ -7,19 +7,8 @@ the same code runs on a microcontroller.
 
 from .geometry import DIRECTIONS_OF as _DIRECTIONS_OF
 from .geometry import Geometry as _Geometry
-
-EMPTY = 0
-RED = 1
-YELLOW = 2
-GREEN = 3
-BLUE = 4
-
-COLOURS = (RED, YELLOW, GREEN, BLUE)  # also the clockwise seat order
-LETTERS = ".RYGB"
-NAMES = ("empty", "red", "yellow", "green", "blue")
-SIZES = (8, 6, 4)
-
-_COLUMNS = "abcdefgh"
+from .vocab import BLUE, COLOURS, EMPTY, GREEN, LETTERS, NAMES, RED, SIZES, YELLOW
+from .vocab import COLUMNS as _COLUMNS
 
 
 class IllegalMove(ValueError):

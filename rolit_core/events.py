@@ -21,8 +21,7 @@ CUE_UNDO = "undo"          # moves taken back
 CUE_START = "start"        # a game or round begins
 CUE_ERROR = "error"        # saved data was corrupt and has been replaced
 
-# Modes (``app.mode`` gives the name; the attract mode is PLAY with computers only, shown as
-# "attract")
+# Modes: ``app.mode`` is one of MODE_NAMES, the name of the screen shown
 TITLE = 0
 MENU = 1
 ATTRACT = 2

@@ -24,31 +24,6 @@ DIGITS = (
 LETTERS = ".RYGBWOXV"
 DIM = 70  # level of a lower-case letter
 
-# 8x8 pictures
-PLAY = ("..G....."
-        "..GG...."
-        "..GGG..."
-        "..GGGG.."
-        "..GGGG.."
-        "..GGG..."
-        "..GG...."
-        "..G.....")
-SELF_TEST = ("rrrr.ggg"
-             "rrrr.ggg"
-             "rrrr.ggg"
-             "........"
-             "bbbb.www"
-             "bbbb.www"
-             "bbbb.www"
-             "bbbb.www")
-ERROR = ("R......R"
-         ".R....R."
-         "..R..R.."
-         "...RR..."
-         "...RR..."
-         "..R..R.."
-         ".R....R."
-         "R......R")
 # Pause menu: resume, undo, restart, quit (8 wide, 6 high; row 7 shows the item dots)
 PAUSE_ICONS = (
     ("..G....."
@@ -76,52 +51,6 @@ PAUSE_ICONS = (
      ".R...R.."
      "........"),
 )
-
-# 8x3 page icons of the setup menu (rows 0-2)
-ICON_ROUNDS = ("........"
-               "W.W.W..."
-               "........")
-ICON_TIME = ("..WWW..."
-             "...W...."
-             "..WWW...")
-ICON_TIE = ("O......O"
-            "O.O..O.O"
-            "O.O..O.O")
-ICON_FIRST = ("W.W....."
-              ".W......"
-              "W.W.....")
-ICON_HINTS = ("w.w.w.w."
-              ".w.w.w.w"
-              "w.w.w.w.")
-ICON_BRIGHT = ("W.W.W..."
-               ".WWW...."
-               "W.W.W...")
-ICON_TEAMS = ("RG....YB"
-              "GR....BY"
-              "........")
-
-# 5-row value pictures (8 wide); "yes" and "no" at full level, in their own colours, so they read
-# on the LEDs and apart from each other without colour vision
-ON = (".......V"
-      "......V."
-      ".V...V.."
-      "..V.V..."
-      "...V....")
-OFF = ("..X...X."
-       "...X.X.."
-       "....X..."
-       "...X.X.."
-       "..X...X.")
-HUMAN = ("...WW..."
-         "...WW..."
-         "..WWWW.."
-         "...WW..."
-         "..W..W..")
-RANDOM = ("...WW..."
-          "..W..W.."
-          ".....W.."
-          "....W..."
-          "....W...")
 
 
 def draw_digit(frame, digit, x, y, colour):

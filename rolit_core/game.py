@@ -1,28 +1,9 @@
 """A game of Rolit (seats, turn order, scores, records) and a match over several rounds."""
 
-from .board import (_COLUMNS, BLUE, COLOURS, GREEN, LETTERS, NAMES, RED, YELLOW, Board,
-                    IllegalMove, colour_of)
+from .board import Board, IllegalMove, colour_of
 from .rng import Random, fresh_seed
-
-TIE_RULES = ("shared", "none")
-
-
-def seating(players, teams=False):
-    """The colours each seat plays, one tuple per seat, in clockwise order.
-
-    One player is the solo variant: one person plays red and green in turn, so two seats.
-    """
-    if teams:
-        if players != 2:
-            raise ValueError("the two-colours-each variant is for 2 players, not %r" % (players,))
-        return ((RED, GREEN), (YELLOW, BLUE))
-    if players == 1 or players == 2:
-        return ((RED,), (GREEN,))
-    if players == 3:
-        return ((RED,), (YELLOW,), (GREEN,))
-    if players == 4:
-        return ((RED,), (YELLOW,), (GREEN,), (BLUE,))
-    raise ValueError("players must be 1, 2, 3 or 4, not %r" % (players,))
+from .vocab import COLUMNS as _COLUMNS
+from .vocab import COLOURS, LETTERS, MAX_RECORD_CHARS, NAMES, TIE_RULES, seating  # noqa: F401
 
 
 def toss_first(colours, rng):
@@ -202,16 +183,6 @@ class Game:
         from .record import read
 
         return read(cls, text)
-
-
-def __getattr__(name):
-    """The record reader's names (``parse_record``, ``replay``, ``MAX_RECORD_CHARS``), from
-    :mod:`rolit_core.record` on first use."""
-    if name in ("parse_record", "replay", "MAX_RECORD_CHARS"):
-        from . import record
-
-        return getattr(record, name)
-    raise AttributeError(name)
 
 
 class Match:

@@ -5,6 +5,8 @@ less heap."""
 
 import sys
 
+from .vocab import BLUE, GREEN, RED, YELLOW
+
 # Directions d as (row step, column step); d and 7 - d are opposite.
 DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
@@ -18,8 +20,6 @@ class Geometry:
     """Tables that depend only on the board size, built once per size and shared by all boards."""
 
     def __init__(self, size):
-        # Here, not at the top: board.py imports this module before it defines the colours.
-        from .board import BLUE, GREEN, RED, YELLOW
         self.size = size
         self.cells = cells = size * size
         onboard = bytearray(cells)

@@ -1,11 +1,14 @@
-"""The reading side of :mod:`rolit_core.save`, with ``pack`` and ``encode_match`` (used by tools
-and tests). Reached through ``save``'s names (``save.decode_state`` ...): the app imports this
-only when it reads a save, and forgets it after, so a board does not keep its code while playing.
+"""The reading side of :mod:`rolit_core.save`: checking stored bytes and decoding the settings
+and the saved match (with ``pack`` and ``encode_match``, the writing helpers tools and tests use).
+
+Needed once, when the app starts: the app loads it with ``rolit_core.lifetime.use_once``, so a
+board does not keep its code while playing.
 """
 
-from .game import Match, seating
-from .save import (_EXTRA_SIZE, KINDS, MAGIC, SETTINGS_SIZE, TIES, VERSION, VERSIONS,
-                   SaveError, _frame, _put_cells, _put_match, _seal, crc16)
+from .game import Match
+from .save import (_EXTRA_SIZE, MAGIC, SETTINGS_SIZE, VERSION, VERSIONS, SaveError, _frame,
+                   _put_cells, _put_match, _seal, crc16)
+from .vocab import KINDS, TIE_RULES, TIME_LIMITS, seating
 
 
 def pack(payload):
@@ -108,7 +111,7 @@ def decode_state(data, settings):
     first_choice, clock)``. A version 1 save did not keep them: its ``first_choice`` is the
     menu's (``settings.first``) if that colour is in play, its ``clock`` 0."""
     version, payload = unpack_version(data)
-    settings.from_bytes(payload[:SETTINGS_SIZE])
+    settings_from_bytes(settings, payload[:SETTINGS_SIZE])
     rest = payload[SETTINGS_SIZE:]
     if len(rest) < 1 or rest[0] > 1 or (rest[0] == 0 and len(rest) != 1):
         raise SaveError("bad game flag")
@@ -137,7 +140,7 @@ def decode_state(data, settings):
     if clock > time_limit * 1000:
         raise SaveError("saved clock is beyond the time limit")
     kinds = tuple([KINDS[k] for k in kinds[:len(seats)]])
-    match = Match(rounds, players, size, teams, TIES[tie], first, 0)
+    match = Match(rounds, players, size, teams, TIE_RULES[tie], first, 0)
     for index in range(len(rounds_moves)):
         if index:
             match.next_round()
@@ -151,8 +154,6 @@ def decode_state(data, settings):
 def settings_from_bytes(settings, data):
     """``menu.Settings.from_bytes``: set ``settings`` from ``to_bytes`` output; raises
     ``ValueError`` (changing nothing) if invalid."""
-    from .menu import KINDS, TIES, TIMES
-
     if len(data) != 14:
         raise ValueError("settings are %d bytes, expected 14" % len(data))
     players, size, teams, rounds = data[0], data[5], data[6], data[7]
@@ -169,8 +170,8 @@ def settings_from_bytes(settings, data):
     settings.size = size
     settings.teams = bool(teams)
     settings.rounds = rounds
-    settings.time_limit = TIMES[time]
-    settings.tie = TIES[tie]
+    settings.time_limit = TIME_LIMITS[time]
+    settings.tie = TIE_RULES[tie]
     settings.first = first or None
     settings.hints = bool(hints)
     settings.brightness = bright

@@ -1,4 +1,4 @@
-"""The setup menu: the settings it remembers and its pages, drawn for an 8x8 matrix.
+"""The setup menu: the settings it remembers and its pages (drawn by :mod:`rolit_core.menu_draw`).
 
 Pages go round with UP/DOWN; LEFT/RIGHT change the value shown (SELECT changes it forward, so a
 single button can set everything); SELECT on the play page starts, on the self-test page tests;
@@ -6,12 +6,10 @@ BACK returns to the play page. Each page is a picture: an icon on rows 0-2 and t
 with a 3x5 digit font or a small picture, on rows 3-7 (some pages use the whole matrix).
 """
 
-from . import font
-from .palette import BLUE, GREEN, ORANGE, RED, WHITE, YELLOW, BRIGHTNESS
-
-KINDS = ("human", "easy", "medium", "hard", "expert")
-TIMES = (0, 30, 60)
-TIES = ("shared", "none")
+from .palette import BRIGHTNESS
+from .vocab import HUMAN, KINDS, seating
+from .vocab import TIE_RULES as TIES
+from .vocab import TIME_LIMITS as TIMES
 
 # Page kinds
 P_PLAY = 0
@@ -43,7 +41,7 @@ class Settings:
 
     def __init__(self):
         self.players = 2
-        self.seats = ["human", "easy", "easy", "easy"]
+        self.seats = [HUMAN, "easy", "easy", "easy"]
         self.size = 8
         self.teams = False
         self.rounds = 1
@@ -56,13 +54,7 @@ class Settings:
 
     def seat_colours(self):
         """The colours each seat plays with these settings."""
-        if self.teams and self.players == 2:
-            return ((1, 3), (2, 4))
-        if self.players <= 2:
-            return ((1,), (3,))
-        if self.players == 3:
-            return ((1,), (2,), (3,))
-        return ((1,), (2,), (3,), (4,))
+        return seating(self.players, self.teams and self.players == 2)
 
     def in_play(self):
         """The colours in play, ascending."""
@@ -157,99 +149,6 @@ def change(settings, page, delta, levels):
         return False
     settings.fix()
     return True
-
-
-def _fill(frame, shades, index, level, x0, y0, x1, y1):
-    colour = shades.get(index, level)
-    for y in range(y0, y1):
-        for x in range(x0, x1):
-            frame[y * 8 + x] = colour
-
-
-def draw(frame, shades, settings, page, t):
-    """Draw ``page`` into ``frame`` (already cleared); ``t`` is ms since the page was shown."""
-    kind = page >> 3
-    white = shades.get(WHITE)
-    if kind == P_PLAY:
-        font.draw_picture(frame, font.PLAY, 0, shades)
-        # the seats' colours down the right edge, a computer seat dimmer
-        colours = settings.seat_colours()
-        row = 0
-        for seat in range(len(colours)):
-            human = settings.players == 1 or settings.seats[seat] == "human"
-            for colour in colours[seat]:
-                frame[row * 8 + 7] = shades.get(colour, 255 if human else 90)
-                row += 2
-    elif kind == P_PLAYERS:
-        colours = settings.seat_colours()
-        for seat in range(len(colours)):
-            for colour in colours[seat]:
-                frame[(colour - 1) * 2] = shades.get(colour)
-        font.draw_number(frame, settings.players, 3, white)
-    elif kind == P_SEAT:
-        seat = page & 7
-        colours = settings.seat_colours()[seat]
-        for x in range(8):
-            frame[x] = shades.get(colours[x * len(colours) // 8])
-            frame[8 + x] = frame[x]
-        level = settings.seats[seat]
-        if level == "human":
-            font.draw_picture(frame, font.HUMAN, 3, shades)
-        else:
-            # signal-strength bars: one per level
-            bars = 1 + ("easy", "medium", "hard", "expert").index(level)
-            for bar in range(bars):
-                _fill(frame, shades, ORANGE, 255, 1 + bar * 2, 7 - bar - 1, 2 + bar * 2, 8)
-    elif kind == P_SIZE:
-        size = settings.size
-        lo = (8 - size) // 2
-        hi = lo + size - 1
-        dim = shades.get(WHITE, 60)
-        for i in range(lo, hi + 1):
-            frame[lo * 8 + i] = dim
-            frame[hi * 8 + i] = dim
-            frame[i * 8 + lo] = dim
-            frame[i * 8 + hi] = dim
-        frame[27] = shades.get(RED)
-        frame[28] = shades.get(YELLOW)
-        frame[35] = shades.get(BLUE)
-        frame[36] = shades.get(GREEN)
-    elif kind == P_TEAMS:
-        font.draw_picture(frame, font.ICON_TEAMS, 0, shades)
-        font.draw_picture(frame, font.ON if settings.teams else font.OFF, 3, shades)
-    elif kind == P_ROUNDS:
-        font.draw_picture(frame, font.ICON_ROUNDS, 0, shades)
-        font.draw_number(frame, settings.rounds, 3, white)
-    elif kind == P_TIME:
-        font.draw_picture(frame, font.ICON_TIME, 0, shades)
-        if settings.time_limit:
-            font.draw_number(frame, settings.time_limit, 3, white)
-        else:
-            font.draw_picture(frame, font.OFF, 3, shades)
-    elif kind == P_TIE:
-        font.draw_picture(frame, font.ICON_TIE, 0, shades)
-        # two equal bars: both lit (a shared win) or both dark with only outlines (no winner)
-        level = 255 if settings.tie == "shared" else 40
-        _fill(frame, shades, RED, level, 1, 4, 3, 8)
-        _fill(frame, shades, GREEN, level, 5, 4, 7, 8)
-    elif kind == P_FIRST:
-        font.draw_picture(frame, font.ICON_FIRST, 0, shades)
-        if settings.first is None:
-            font.draw_picture(frame, font.RANDOM, 3, shades)
-        else:
-            _fill(frame, shades, settings.first, 255, 3, 4, 6, 7)
-    elif kind == P_HINTS:
-        font.draw_picture(frame, font.ICON_HINTS, 0, shades)
-        font.draw_picture(frame, font.ON if settings.hints else font.OFF, 3, shades)
-    elif kind == P_BRIGHT:
-        font.draw_picture(frame, font.ICON_BRIGHT, 0, shades)
-        font.draw_number(frame, settings.brightness, 3, white)
-    elif kind == P_PALETTE:
-        for x in range(8):
-            frame[x] = shades.get(1 + x // 2)
-        font.draw_picture(frame, font.ON if settings.colour_blind else font.OFF, 3, shades)
-    elif kind == P_SELFTEST:
-        font.draw_picture(frame, font.SELF_TEST, 0, shades)
 
 
 def brightness_factor(settings):

@@ -6,7 +6,8 @@ the game log needs it on a device). Kept apart from the move generation in board
 on first use, so that a device that only plays never holds this code.
 """
 
-from .board import _COLUMNS, LETTERS, SIZES
+from .vocab import COLUMNS as _COLUMNS
+from .vocab import LETTERS, SIZES
 
 
 def from_text(cls, text):

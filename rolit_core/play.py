@@ -1,14 +1,16 @@
-"""The board screen of the app: cursor, preview, computer turns, the move animation, hints and
-the time-limit countdown.
+"""The board screen: cursor, preview, computer turns, the move animation, hints and the
+time-limit countdown.
 
-``Play`` is a mixin of :class:`rolit_core.app.App`: its methods work on the app's state (the
-game, the seats, the frame), and the app calls them while it is in its play mode. Kept apart so
-that each module stays small enough to compile on a board.
+``PlayScreen`` plays one round of the app's session (its seats, time limit, hints, computer
+players, random generator) and hands over to the round end when the game is over. The attract
+mode runs the same screen for its computer-only games, faster and unsaved.
 """
 
 from . import palette
-from .events import (BACK, CUE_CAPTURE, CUE_ILLEGAL, CUE_PLACE, CUE_TICK, CUE_TIMEOUT, DOWN,
-                     LEFT, PLAY, RIGHT, SELECT, UP)
+from .events import (BACK, CUE_CAPTURE, CUE_ILLEGAL, CUE_PLACE, CUE_START, CUE_TICK,
+                     CUE_TIMEOUT, DOWN, LEFT, RIGHT, SELECT, UP)
+from .screen import Screen
+from .vocab import HUMAN
 
 # Play phases
 INPUT = 0    # a human chooses a cell
@@ -28,7 +30,12 @@ FLIP_MS = 180           # between steps of turning balls
 SETTLE_MS = 250         # after the last step
 HURRY_MS = 5000         # the last seconds of a time limit: ticks and a fast cursor
 CLOCK_SAVE_MS = 10000   # a running countdown is saved this often (and when paused)
-ATTRACT_SPEED = 2       # the attract mode's animations run this much faster
+HOLD_MS = 600           # BACK held this long opens the pause menu
+
+# How a move came: its lead-in before the ball lands
+BY_HUMAN = 0
+BY_COMPUTER = 1
+BY_TIMEOUT = 2
 
 
 def _ring():
@@ -47,76 +54,107 @@ def _ring():
 RING = _ring()  # the 28 border pixels clockwise from the top-left: countdown and "thinking"
 
 
-class Play:
-    """Play-mode behaviour of ``App`` (a mixin; see the module docstring)."""
+class PlayScreen(Screen):
+    """A round on the board. ``host`` is what shows the next screen (the app, or the attract
+    mode); ``speed`` makes the animations run faster; ``saving`` saves the game after moves."""
 
-    _illegal = None  # why the last SELECT was refused (set on the instance when one is)
+    name = "play"
+    shows_game = True
 
-    @property
-    def illegal_reason(self):
-        """Why the last move attempt was refused, in words (the rules' ``IllegalMove`` text,
-        e.g. "b2 does not touch a ball"); None once the cursor moves or a move is played."""
-        return self._illegal
+    def __init__(self, app):
+        self.app = app
+        self.host = app
+        self.speed = 1
+        self.saving = True
+        self.game = None
+        self.phase = INPUT
+        self.pt = 0                # ms in the phase
+        self.cursor = 0
+        self.shown = bytearray(64)  # the board as shown: behind the game during an animation
+        self.legal = bytearray(64)
+        self.legal_list = []
+        self.preview = False
+        self.preview_cells = bytearray(64)
+        self.flash = 0
+        self.clock = 0             # ms left of the human's move under a time limit
+        self.keep_clock = False    # the next turn continues a restored or paused countdown
+        self.ai = None
+        self.ai_cell = None
+        self.lines = []
+        self.move_cell = 0
+        self.move_colour = 0
+        self.move_kind = BY_HUMAN
+        self.steps_done = -1
+        self.lead = 0
+        self.illegal = None        # why the last SELECT was refused
 
-    @property
-    def thinker(self):
-        """The computer player thinking for the side to move (its ``nodes`` and ``thinking``
-        tell how far it got), or None while a human chooses or a move is shown."""
-        if self._mode != PLAY or self._phase != THINK:
-            return None
-        return self._ai
+    # -- rounds and turns -------------------------------------------------------------------
 
-    def _sync(self):
-        board = self._game.board
-        shown = self._shown
+    def begin(self, game, announce=True):
+        """Show ``game`` from its position; ``announce``: a new round (the cursor to the
+        centre, the start cue)."""
+        self.game = game
+        if announce:
+            size = game.size
+            self.cursor = (size // 2 - 1) * size + size // 2 - 1
+        self.sync()
+        self.host.show(self)
+        if announce:
+            self.app.cues.append(CUE_START)
+        self.begin_turn()
+
+    def sync(self):
+        board = self.game.board
+        shown = self.shown
         for cell in range(len(board)):
             shown[cell] = board[cell]
 
-    def _begin_turn(self):
-        game = self._game
-        keep = self._keep_clock
-        self._keep_clock = False
-        self._preview = False
-        self._flash = 0
-        self._illegal = None
-        self._pt = 0
-        self._ai = None
-        self._ai_cell = None
-        legal = self._legal
+    def begin_turn(self):
+        game = self.game
+        keep = self.keep_clock
+        self.keep_clock = False
+        self.preview = False
+        self.flash = 0
+        self.illegal = None
+        self.pt = 0
+        self.ai = None
+        self.ai_cell = None
+        legal = self.legal
         for cell in range(64):
             legal[cell] = 0
         if game.over:
-            self._legal_list = []
-            self._enter_round_end()
+            self.legal_list = []
+            self.host.show(self.app.round_end)
             return
-        self._legal_list = game.legal_moves()
-        for cell in self._legal_list:
+        self.legal_list = game.legal_moves()
+        for cell in self.legal_list:
             legal[cell] = 1
-        kind = self.kinds[game.seat_of(game.turn)]
-        if kind == "human":
-            self._phase = INPUT
+        app = self.app
+        kind = app.kinds[game.seat_of(game.turn)]
+        if kind == HUMAN:
+            self.phase = INPUT
             # A paused or restored turn goes on with the time it had left.
-            if not keep or not 0 < self._clock <= self.time_limit * 1000:
-                self._clock = self.time_limit * 1000
-            self._cursor = self._nearest_legal(self._cursor)
+            if not keep or not 0 < self.clock <= app.time_limit * 1000:
+                self.clock = app.time_limit * 1000
+            self.cursor = self.nearest_legal(self.cursor)
         else:
-            self._phase = THINK
-            self._ai = self._ais.get(kind)
-            if self._ai is not None:
+            self.phase = THINK
+            self.ai = app.ais.get(kind)
+            if self.ai is not None:
                 try:
-                    self._ai.start(game)
+                    self.ai.start(game)
                 except Exception:  # a broken player must not stop the game
-                    self._ai = None
+                    self.ai = None
 
-    def _nearest_legal(self, cell):
+    def nearest_legal(self, cell):
         """``cell`` if it is legal, else the nearest legal cell (the first one on a tie)."""
-        if self._legal[cell] or not self._legal_list:
+        if self.legal[cell] or not self.legal_list:
             return cell
-        size = self._game.size
+        size = self.game.size
         row, col = divmod(cell, size)
         best = cell
         best_distance = 99
-        for other in self._legal_list:
+        for other in self.legal_list:
             r, c = divmod(other, size)
             dr = r - row if r > row else row - r
             dc = c - col if c > col else col - c
@@ -126,11 +164,19 @@ class Play:
                 best_distance = distance
         return best
 
-    def _play_press(self, key):
-        if self._phase != INPUT:
+    def finish_animation(self):
+        if self.phase == ANIMATE:
+            self.lines = []
+            self.sync()
+            self.begin_turn()
+
+    # -- keys -------------------------------------------------------------------------------
+
+    def press(self, key):
+        if self.phase != INPUT:
             return
-        size = self._game.size
-        row, col = divmod(self._cursor, size)
+        size = self.game.size
+        row, col = divmod(self.cursor, size)
         if key <= RIGHT:
             if key == UP:
                 row = (row - 1) % size
@@ -140,153 +186,172 @@ class Play:
                 col = (col - 1) % size
             else:
                 col = (col + 1) % size
-            self._cursor = row * size + col
-            self._preview = False  # moving away cancels a preview
-            self._flash = 0
-            self._illegal = None
+            self.move_to(row * size + col)
         elif key == SELECT:
-            if self._legal[self._cursor]:
-                self._preview = True
-                self._set_preview()
+            if self.legal[self.cursor]:
+                self.preview = True
+                self.set_preview()
             else:
-                self._flash = FLASH_MS
-                self.cues.append(CUE_ILLEGAL)
-                self._illegal = self._refusal(self._cursor)
+                self.flash = FLASH_MS
+                self.app.cues.append(CUE_ILLEGAL)
+                self.illegal = self.refusal(self.cursor)
         elif key == BACK:
-            self._preview = False
+            self.preview = False
 
-    def _refusal(self, cell):
+    def move_to(self, cell):
+        """The cursor to ``cell``: moving away cancels a preview and an illegal flash."""
+        self.cursor = cell
+        self.preview = False
+        self.flash = 0
+        self.illegal = None
+
+    def release(self, key):
+        if key == SELECT and self.preview:
+            self.preview = False
+            if self.phase == INPUT and self.legal[self.cursor]:
+                self.commit(self.cursor, BY_HUMAN)
+
+    def refusal(self, cell):
         # The rules' own words: play the cell on a copy (only on a refused press, so rare).
-        game = self._game
+        game = self.game
         try:
             game.board.copy().play(cell, game.turn)
         except ValueError as error:  # IllegalMove is a ValueError
             return str(error)
         return None
 
-    def _set_preview(self):
-        cells = self._preview_cells
+    def set_preview(self):
+        cells = self.preview_cells
         for cell in range(64):
             cells[cell] = 0
-        for line in self._game.board.flip_lines(self._cursor, self._game.turn):
+        for line in self.game.board.flip_lines(self.cursor, self.game.turn):
             for cell in line:
                 cells[cell] = 1
 
-    def _tick_play(self, dt):
-        if self._attract:
-            dt *= ATTRACT_SPEED
-        if self._pt < 0x3FFFFFF:  # a small int, even after days on one turn
-            self._pt += dt
-        if self._flash:
-            self._flash = self._flash - dt if self._flash > dt else 0
-        phase = self._phase
+    # -- time -------------------------------------------------------------------------------
+
+    def advance(self, dt):
+        app = self.app
+        down = app.keys_down
+        if down[BACK] and not app.back_fired and app.held_ms[BACK] >= HOLD_MS:
+            app.back_fired = True
+            app.pause.open(self)
+            return
+        self.tick(dt)
+
+    def tick(self, dt):
+        """The round goes on by ``dt`` ms (without the pause menu's BACK hold)."""
+        dt *= self.speed
+        if self.pt < 0x3FFFFFF:  # a small int, even after days on one turn
+            self.pt += dt
+        if self.flash:
+            self.flash = self.flash - dt if self.flash > dt else 0
+        phase = self.phase
         if phase == INPUT:
-            if self.time_limit:
-                before = self._clock
-                self._clock -= dt
-                if self._clock <= 0:
-                    self._clock = 0
-                    self.cues.append(CUE_TIMEOUT)
-                    self._commit(self._rng.choice(self._legal_list), 2)
+            app = self.app
+            if app.time_limit:
+                before = self.clock
+                self.clock -= dt
+                if self.clock <= 0:
+                    self.clock = 0
+                    app.cues.append(CUE_TIMEOUT)
+                    self.commit(app.rng.choice(self.legal_list), BY_TIMEOUT)
                 else:
-                    if self._clock <= HURRY_MS and (before - 1) // 1000 != (self._clock - 1) // 1000:
-                        self.cues.append(CUE_TICK)
-                    if (before - 1) // CLOCK_SAVE_MS != (self._clock - 1) // CLOCK_SAVE_MS \
-                            and not self._attract:
-                        self._save()  # so that a power cut cannot give the move its time back
+                    if self.clock <= HURRY_MS and (before - 1) // 1000 != (self.clock - 1) // 1000:
+                        app.cues.append(CUE_TICK)
+                    if (before - 1) // CLOCK_SAVE_MS != (self.clock - 1) // CLOCK_SAVE_MS \
+                            and self.saving:
+                        app.save()  # so that a power cut cannot give the move its time back
         elif phase == THINK:
             # The move is played in a later update than the one that found it: a frame that
             # searched does not also save the game and start the animation.
-            if self._ai_cell is None:
-                self._ai_cell = self._think()
-            elif self._pt >= THINK_MIN_MS:
-                self._commit(self._ai_cell, 1)
+            if self.ai_cell is None:
+                self.ai_cell = self.think()
+            elif self.pt >= THINK_MIN_MS:
+                self.commit(self.ai_cell, BY_COMPUTER)
         else:
-            self._animate()
+            self.animate()
 
-    def _think(self):
-        ai = self._ai
+    def think(self):
+        app = self.app
+        ai = self.ai
         cell = None
         if ai is not None:
-            nodes = self.think_nodes
+            nodes = app.think_nodes
             if nodes <= 0:
                 return None  # this update only shows the thinking (the device collects)
-            if self.kinds[self._game.seat_of(self._game.turn)] == "expert":
+            if app.kinds[self.game.seat_of(self.game.turn)] == "expert":
                 nodes *= EXPERT_FACTOR  # desktop only: its big budget in reasonable time
             try:
-                cell = ai.step(nodes, self.think_stop)
+                cell = ai.step(nodes, app.think_stop)
             except Exception:
-                ai = self._ai = None
+                ai = self.ai = None
         if ai is None:
-            cell = self._rng.choice(self._legal_list)
+            cell = app.rng.choice(self.legal_list)
         if cell is not None and (not isinstance(cell, int) or not 0 <= cell < 64
-                                 or not self._legal[cell]):
-            cell = self._rng.choice(self._legal_list)
+                                 or not self.legal[cell]):
+            cell = app.rng.choice(self.legal_list)
         return cell
 
-    def _commit(self, cell, how):
-        game = self._game
+    def commit(self, cell, how):
+        game = self.game
         colour = game.turn
-        self._lines = game.board.flip_lines(cell, colour)
-        self._sync()
+        self.lines = game.board.flip_lines(cell, colour)
+        self.sync()
         game.play(cell)
-        self._move_cell = cell
-        self._move_colour = colour
-        self._move_kind = how
-        self._phase = ANIMATE
-        self._pt = 0
-        self._steps_done = -1
-        self._preview = False
-        self._illegal = None
-        self._lead = (0, SHOW_MS, TIMEOUT_SHOW_MS)[how]
-        if how == 0:
-            self._cursor = cell
-        if not self._attract:
-            self._save()
-        self._animate()
+        self.move_cell = cell
+        self.move_colour = colour
+        self.move_kind = how
+        self.phase = ANIMATE
+        self.pt = 0
+        self.steps_done = -1
+        self.preview = False
+        self.illegal = None
+        self.lead = (0, SHOW_MS, TIMEOUT_SHOW_MS)[how]
+        if how == BY_HUMAN:
+            self.cursor = cell
+        if self.saving:
+            self.app.save()
+        self.animate()
 
-    def _animate(self):
+    def animate(self):
         # Step 0 puts the new ball down; step k turns the k-th ball of every captured line.
         longest = 0
-        for line in self._lines:
+        for line in self.lines:
             if len(line) > longest:
                 longest = len(line)
-        pt = self._pt - self._lead
+        pt = self.pt - self.lead
+        cues = self.app.cues
         while True:
-            step = self._steps_done + 1
+            step = self.steps_done + 1
             if step > longest:
                 break
             due = 0 if step == 0 else PLACE_MS + (step - 1) * FLIP_MS
             if pt < due:
                 break
-            self._steps_done = step
-            colour = self._move_colour
+            self.steps_done = step
+            colour = self.move_colour
             if step == 0:
-                self._shown[self._move_cell] = colour
-                self.cues.append(CUE_PLACE)
+                self.shown[self.move_cell] = colour
+                cues.append(CUE_PLACE)
             else:
-                for line in self._lines:
+                for line in self.lines:
                     if len(line) >= step:
-                        self._shown[line[step - 1]] = colour
-                self.cues.append(CUE_CAPTURE)
+                        self.shown[line[step - 1]] = colour
+                cues.append(CUE_CAPTURE)
         end = PLACE_MS + (longest - 1) * FLIP_MS + SETTLE_MS if longest else PLACE_MS
         if pt >= end:
-            self._lines = []
-            self._sync()
-            self._begin_turn()
+            self.lines = []
+            self.sync()
+            self.begin_turn()
 
-    def _finish_animation(self):
-        if self._phase == ANIMATE:
-            self._lines = []
-            self._sync()
-            self._begin_turn()
+    # -- drawing ----------------------------------------------------------------------------
 
-    def _draw_board(self, thinking_colour, level):
-        frame = self.frame
-        shades = self.shades
-        size = self._game.size
+    def draw_board(self, frame, thinking_colour, level):
+        shades = self.app.shades
+        size = self.game.size
         off = (8 - size) // 2
-        shown = self._shown
+        shown = self.shown
         for row in range(size):
             base = (row + off) * 8 + off
             cell0 = row * size
@@ -297,12 +362,12 @@ class Play:
                                                    else 255)
         return off
 
-    def _draw_play(self):
-        game = self._game
-        shades = self.shades
-        frame = self.frame
-        phase = self._phase
-        pt = self._pt
+    def draw(self, frame):
+        app = self.app
+        game = self.game
+        shades = app.shades
+        phase = self.phase
+        pt = self.pt
         thinking = 0
         level = 255
         if phase == THINK:
@@ -310,33 +375,33 @@ class Play:
             thinking = game.turn
             wave = pt % 800
             level = 255 - (wave if wave < 400 else 800 - wave) * 175 // 400
-        off = self._draw_board(thinking, level)
+        off = self.draw_board(frame, thinking, level)
         size = game.size
         turn = game.turn
         if phase == INPUT:
-            if self.hints:
+            if app.hints:
                 hint = shades.get(palette.WHITE, 60)
-                for cell in self._legal_list:
-                    if cell != self._cursor:
+                for cell in self.legal_list:
+                    if cell != self.cursor:
                         frame[(cell // size + off) * 8 + cell % size + off] = hint
-            if self.time_limit:
-                self._draw_countdown(turn)
-            cursor = self._cursor
+            if app.time_limit:
+                self.draw_countdown(frame, turn)
+            cursor = self.cursor
             at = (cursor // size + off) * 8 + cursor % size + off
-            if self._flash:
-                if (FLASH_MS - self._flash) // 100 % 2 == 0:
+            if self.flash:
+                if (FLASH_MS - self.flash) // 100 % 2 == 0:
                     frame[at] = shades.get(palette.WHITE)
-            elif self._preview:
+            elif self.preview:
                 frame[at] = shades.get(turn)
-                if self._t // 200 % 2 == 0:
-                    cells = self._preview_cells
+                if self.t // 200 % 2 == 0:
+                    cells = self.preview_cells
                     colour = shades.get(turn)
                     for cell in range(size * size):
                         if cells[cell]:
                             frame[(cell // size + off) * 8 + cell % size + off] = colour
-            elif (self._t % BLINK_MS < BLINK_ON_MS if not self.time_limit or self._clock > HURRY_MS
-                  else self._t % 200 < 100):  # the last seconds: a hurried blink
-                if self._legal[cursor]:
+            elif (self.t % BLINK_MS < BLINK_ON_MS if not app.time_limit or self.clock > HURRY_MS
+                  else self.t % 200 < 100):  # the last seconds: a hurried blink
+                if self.legal[cursor]:
                     frame[at] = shades.get(turn)
                 else:
                     frame[at] = shades.get(palette.WHITE, 110)
@@ -348,28 +413,28 @@ class Play:
                 at = RING[(head - i) % 28]
                 if frame[at] is black:
                     frame[at] = shades.get(turn, 255 - 90 * i)
-        elif phase == ANIMATE and self._steps_done < 0:
+        elif phase == ANIMATE and self.steps_done < 0:
             # before the ball lands: a computer's cell blinks in its colour, a timeout's
             # random cell sparkles white and the mover's colour
-            cell = self._move_cell
+            cell = self.move_cell
             at = (cell // size + off) * 8 + cell % size + off
-            if self._move_kind == 2:
-                frame[at] = shades.get(palette.WHITE if pt // 75 % 2 else self._move_colour)
-                self._draw_countdown(self._move_colour)
+            if self.move_kind == BY_TIMEOUT:
+                frame[at] = shades.get(palette.WHITE if pt // 75 % 2 else self.move_colour)
+                self.draw_countdown(frame, self.move_colour)
             elif pt // 100 % 2 == 0:
-                frame[at] = shades.get(self._move_colour)
+                frame[at] = shades.get(self.move_colour)
 
-    def _draw_countdown(self, colour):
-        limit = self.time_limit * 1000
+    def draw_countdown(self, frame, colour):
+        limit = self.app.time_limit * 1000
         if not limit:
             return
-        clock = self._clock
+        clock = self.clock
         lit = (clock * 28 + limit - 1) // limit
         if clock <= HURRY_MS and clock % 500 >= 250:
             lit = 0  # the last seconds blink
-        frame = self.frame
-        black = self.shades.get(0)
-        dim = self.shades.get(colour, 50)
+        shades = self.app.shades
+        black = shades.get(0)
+        dim = shades.get(colour, 50)
         for i in range(lit):
             at = RING[i]
             if frame[at] is black:

@@ -4,11 +4,10 @@ stopping at the first error, which names its line (and ply, or header key).
 Loaded only when a record is read (the simulator, the tests; never the device's game).
 """
 
-from .board import NAMES, SIZES, IllegalMove, colour_of
-from .game import TIE_RULES
+from .board import IllegalMove, colour_of
+from .vocab import MAX_RECORD_CHARS, NAMES, SIZES, TIE_RULES
 
 _HEADER_KEYS = ("size", "players", "teams", "tie", "first", "seed", "rounds", "round")
-MAX_RECORD_CHARS = 65536  # a full 8x8 record is about 700; room for people's comments
 _NUMBER_DIGITS = 10       # header numbers: no big ints, and only ASCII digits
 
 

@@ -1,176 +1,196 @@
-"""Between moves: the pause menu (resume, undo, restart, quit), the round end, the rounds table,
-the match end and the attract mode.
-
-``Rounds`` is a mixin of :class:`rolit_core.app.App` (like :class:`rolit_core.play.Play`): its
-methods work on the app's state.
-"""
+"""Between moves: the pause menu (resume, undo, restart, quit), the round end, the rounds
+table and the match end. Each is a :class:`rolit_core.screen.Screen` of the app's session."""
 
 from . import screens
-from .events import (BACK, CUE_ILLEGAL, CUE_TICK, CUE_UNDO, CUE_WIN, DOWN, LEFT, MATCH_END, MENU,
-                     PAUSE, PLAY, RIGHT, ROUND_END, SELECT, TABLE, UP)
-from .game import Game, Match
+from .events import (BACK, CUE_ILLEGAL, CUE_TICK, CUE_UNDO, CUE_WIN, DOWN, LEFT, PAUSE_ITEMS,
+                     RIGHT, SELECT, UP)
+from .screen import Screen
 from .screens import FINAL_MS, POUR_MS
+from .vocab import HUMAN
 
-ATTRACT_END_MS = 5000   # the attract mode shows the scores this long
 
+class PauseScreen(Screen):
+    """The pause menu over the board screen ``play``: ``item`` is the one shown."""
 
-class Rounds:
-    """Pause, round-end, match and attract behaviour of ``App`` (a mixin)."""
+    name = "pause"
+    shows_game = True
 
-    # -- pause ----------------------------------------------------------------------------
+    def __init__(self, app):
+        self.app = app
+        self.play = None
+        self.item = 0
 
-    def _open_pause(self):
-        self._finish_animation()
-        if self._mode != PLAY:
+    @property
+    def page(self):
+        return (PAUSE_ITEMS[self.item], 0)
+
+    def open(self, play):
+        """Pause ``play`` (a move being shown is finished first; if that ends the round, the
+        round end comes instead)."""
+        app = self.app
+        play.finish_animation()
+        if app.screen is not play:
             return
-        self._preview = False
-        self._pause_item = 0
-        self._set_mode(PAUSE)
-        self.cues.append(CUE_TICK)
-        self._save()  # the time left of the move, should the power go during the pause
+        self.play = play
+        play.preview = False
+        self.item = 0
+        app.show(self)
+        app.cues.append(CUE_TICK)
+        app.save()  # the time left of the move, should the power go during the pause
 
-    def _undo_count(self):
-        """How many moves the pause menu's undo takes back (0: nothing to undo)."""
-        game = self._game
+    def undo_count(self):
+        """How many moves undo takes back (0: nothing to undo)."""
+        kinds = self.app.kinds
+        game = self.play.game
         moves = game.board.moves
-        if "human" not in self.kinds:
+        if HUMAN not in kinds:
             return 0
         only_humans = True
-        for kind in self.kinds:
-            if kind != "human":
+        for kind in kinds:
+            if kind != HUMAN:
                 only_humans = False
         if only_humans:
             return 1 if moves else 0
         # back to the human's previous turn: undo up to and including the last human move
         for i in range(len(moves) - 1, -1, -1):
-            if self.kinds[game.seat_of(moves[i][1])] == "human":
+            if kinds[game.seat_of(moves[i][1])] == HUMAN:
                 return len(moves) - i
         return 0
 
-    def _pause_press(self, key):
+    def press(self, key):
+        app = self.app
         if key == UP or key == LEFT:
-            self._pause_item = (self._pause_item - 1) % 4
-            self.cues.append(CUE_TICK)
+            self.item = (self.item - 1) % 4
+            app.cues.append(CUE_TICK)
         elif key == DOWN or key == RIGHT:
-            self._pause_item = (self._pause_item + 1) % 4
-            self.cues.append(CUE_TICK)
+            self.item = (self.item + 1) % 4
+            app.cues.append(CUE_TICK)
         elif key == BACK:
-            self._resume()
+            self.resume()
         elif key == SELECT:
-            item = self._pause_item
+            item = self.item
             if item == 0:
-                self._resume()
+                self.resume()
             elif item == 1:
-                count = self._undo_count()
+                count = self.undo_count()
                 if not count:
-                    self.cues.append(CUE_ILLEGAL)
+                    app.cues.append(CUE_ILLEGAL)
                     return
                 for _ in range(count):
-                    self._game.undo()
-                self.cues.append(CUE_UNDO)
-                self._resume(False)
-                self._save()
+                    self.play.game.undo()
+                app.cues.append(CUE_UNDO)
+                self.resume(False)
+                app.save()
             elif item == 2:
-                self._restart_round()
+                app.restart_round()
             else:
-                self._quit()
+                app.quit()
 
-    def _resume(self, keep_clock=True):
-        self._set_mode(PLAY)
-        self._sync()
+    def resume(self, keep_clock=True):
+        play = self.play
+        self.app.show(play)
+        play.sync()
         # The same turn goes on with the time it had left: a pause does not restart it.
-        self._keep_clock = keep_clock
-        self._begin_turn()
+        play.keep_clock = keep_clock
+        play.begin_turn()
 
-    def _restart_round(self):
-        game = self._game
-        fresh = Game(game.players, game.size, game.first, game.teams, game.tie)
-        self.match.game = fresh
-        self._enter_round()
-        self._save()
+    def draw(self, frame):
+        screens.draw_pause(frame, self.app.shades, self.item, self.undo_count() > 0)
 
-    def _quit(self):
-        self.match = None
-        self._game = None
-        self._set_mode(MENU)
-        self._save()
 
-    def _again(self):
-        m = self.match
-        match = Match(m.rounds, m.players, m.size, m.teams, m.tie, self._first_choice,
-                      self._rng.bits())
-        self._begin_match(match, self.kinds, self.time_limit, self.hints)
-        self._save()
+class RoundEndScreen(Screen):
+    """The round's final board, then its scores poured into bars; the winners blink."""
 
-    # -- round end and match --------------------------------------------------------------
+    name = "round_end"
+    shows_game = True
 
-    def _enter_round_end(self):
-        game = self._game
-        self._scores = game.scores()
-        self._winners = game.winners()
-        self._pour_done = False
-        self._set_mode(ROUND_END)
+    def __init__(self, app):
+        self.app = app
+        self.game = None
+        self.scores = ()
+        self.winners = ()
+        self.pour_done = False
 
-    def _tick_round_end(self, dt=0):
-        if not self._pour_done:
-            if self._t >= screens.pour_ms(self._scores):
-                self._pour_done = True
-                self._t = screens.pour_ms(self._scores)
-                if self._winners:
-                    self.cues.append(CUE_WIN)
-            elif self._t >= FINAL_MS:  # a tick every four balls poured
-                poured = self._t - FINAL_MS
+    def pour_ms(self):
+        """When the bars are full (ms after the screen was shown)."""
+        return screens.pour_ms(self.scores)
+
+    def enter(self):
+        game = self.game = self.app.play.game
+        self.scores = game.scores()
+        self.winners = game.winners()
+        self.pour_done = False
+
+    def advance(self, dt):
+        if not self.pour_done:
+            if self.t >= self.pour_ms():
+                self.pour_done = True
+                self.t = self.pour_ms()
+                if self.winners:
+                    self.app.cues.append(CUE_WIN)
+            elif self.t >= FINAL_MS:  # a tick every four balls poured
+                poured = self.t - FINAL_MS
                 if poured // (POUR_MS * 4) != (poured - dt) // (POUR_MS * 4):
-                    self.cues.append(CUE_TICK)
-        elif self._attract and self._t >= screens.pour_ms(self._scores) + ATTRACT_END_MS:
-            self._start_attract()
+                    self.app.cues.append(CUE_TICK)
 
-    def _round_end_press(self, key):
+    def press(self, key):
+        app = self.app
         if key == SELECT:
-            if not self._pour_done:
-                self._t = screens.pour_ms(self._scores)
-                self._tick_round_end()
-            elif self.match.rounds > 1:
-                self._set_mode(TABLE)
-                self.cues.append(CUE_TICK)
+            if not self.pour_done:
+                self.t = self.pour_ms()
+                self.advance(0)
+            elif app.match.rounds > 1:
+                app.show(app.table)
+                app.cues.append(CUE_TICK)
             else:
-                self._again()
+                app.again()
         elif key == BACK:
-            if self._pour_done:
-                self._quit()
+            if self.pour_done:
+                app.quit()
 
-    def _next_round(self):
-        match = self.match
-        if match.over:
-            colours = []
-            for seat in match.winners():
-                colours.append(match.seat_colours[seat][0])
-            self._match_colours = colours
-            self._set_mode(MATCH_END)
-            self.cues.append(CUE_WIN)
-            return
-        self._history.append(match.game.moves)
-        match.next_round()
-        self._enter_round()
-        self._save()
+    def draw(self, frame):
+        screens.draw_bars(frame, self.app.shades, self.game, self.scores, self.winners, self.t)
 
-    # -- attract --------------------------------------------------------------------------
 
-    def _start_attract(self):
-        self.kinds = ("easy", "easy", "easy", "easy")
-        self.match = None
-        self._game = Game(4, 8, None, False, "shared", self._rng.bits())
-        self._attract = True
-        self.time_limit = 0
-        self.hints = False
-        self._make_ais()
-        self._sync()
-        self._set_mode(PLAY)
-        self._begin_turn()
+class TableScreen(Screen):
+    """Rounds won per seat; SELECT plays the next round (or shows the match end)."""
 
-    def _leave_attract(self):
-        self._attract = False
-        self._game = None
-        self.kinds = ()
-        self._set_mode(MENU)
-        self._idle = 0
+    name = "table"
+    shows_game = True
+
+    def press(self, key):
+        if key == SELECT:
+            self.app.next_round()
+        elif key == BACK:
+            self.app.quit()
+
+    def draw(self, frame):
+        app = self.app
+        screens.draw_table(frame, app.shades, app.match, app.round_end.winners, self.t)
+
+
+class MatchEndScreen(Screen):
+    """Rings in the match winners' colours; SELECT plays again, BACK quits."""
+
+    name = "match_end"
+    shows_game = True
+
+    def __init__(self, app):
+        self.app = app
+        self.colours = []
+
+    def enter(self):
+        match = self.app.match
+        colours = []
+        for seat in match.winners():
+            colours.append(match.seat_colours[seat][0])
+        self.colours = colours
+
+    def press(self, key):
+        if key == SELECT:
+            self.app.again()
+        elif key == BACK:
+            self.app.quit()
+
+    def draw(self, frame):
+        screens.draw_match_end(frame, self.app.shades, self.colours, self.t)

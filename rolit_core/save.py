@@ -20,10 +20,11 @@ played under a time limit (3 bytes; 0: the move's full time). Then, in both vers
 
 Anything else (wrong magic, version, length, checksum, or a value out of range) raises
 ``SaveError``; a saved match is also replayed move by move, so an illegal move is caught too.
+Reading is :mod:`rolit_core.load`'s (``decode_state``, ``unpack``...): only a start reads.
 """
 
-KINDS = ("human", "easy", "medium", "hard", "expert")  # seat kinds by their number
-TIES = ("shared", "none")
+from .vocab import KINDS
+from .vocab import TIE_RULES as TIES
 
 MAGIC = b"RH"
 VERSION = 2
@@ -137,16 +138,3 @@ def encode(settings, match=None, kinds=(), time_limit=0, hints=False, first=1, h
     _seal(data)
     return bytes(data)
 
-
-# Read only when a save is loaded: they live in .load, which the app imports then and forgets
-# after (Saving._boot), so that a board does not keep their code (about 1 KB) while playing.
-_IN_LOAD = ("pack", "unpack", "unpack_version", "encode_match", "decode_match", "decode",
-            "decode_state")
-
-
-def __getattr__(name):
-    if name in _IN_LOAD:
-        from . import load
-
-        return getattr(load, name)
-    raise AttributeError("module 'rolit_core.save' has no attribute %r" % (name,))

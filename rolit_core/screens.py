@@ -1,5 +1,6 @@
-"""The app's screens other than the board and the menu: title, pause, round-end bars, rounds
-table, match end, self-test and the error pattern.
+"""The drawing of the screens between rounds and of the pause menu: pause, round-end bars,
+rounds table and match end (the title, the self-test and the error pattern are drawn by
+:mod:`rolit_core.shows`).
 
 Each ``draw_*`` function paints into a cleared 64-entry frame list, using ``shades`` (a
 ``palette.Shades``) for its colours; ``t`` is the milliseconds since the screen was shown.
@@ -15,46 +16,6 @@ WIN_DIM = 90            # a winner's bar blinks down to this level, never off
 # Round-end bars and the rounds table: the matrix columns of each seat, by number of seats
 BAR_COLUMNS = (None, None, ((1, 2), (5, 6)), ((0, 1), (3, 4), (6, 7)),
                ((0, 1), (2, 3), (4, 5), (6, 7)))
-
-SELFTEST_SWEEP_MS = 30   # per pixel of the walk through the matrix
-SELFTEST_COLOUR_MS = 600  # per full-matrix colour
-SELFTEST_LEVEL = 48      # the self-test's fixed low level (the brightness setting is ignored)
-SELFTEST_KEYS_AT = 64 * SELFTEST_SWEEP_MS + 4 * SELFTEST_COLOUR_MS  # then the key test
-_ST_COLOURS = ((SELFTEST_LEVEL, 0, 0), (0, SELFTEST_LEVEL, 0), (0, 0, SELFTEST_LEVEL),
-               (SELFTEST_LEVEL, SELFTEST_LEVEL, SELFTEST_LEVEL))
-_ST_OUTLINE = (4, 4, 4)
-# Self-test regions per key (UP, DOWN, LEFT, RIGHT, SELECT, BACK): (x0, y0, x1, y1), end
-# exclusive
-_ST_REGIONS = (
-    ((2, 0, 6, 2),),                                            # UP: top middle
-    ((2, 6, 6, 8),),                                            # DOWN: bottom middle
-    ((0, 2, 2, 6),),                                            # LEFT: left middle
-    ((6, 2, 8, 6),),                                            # RIGHT: right middle
-    ((3, 3, 5, 5),),                                            # SELECT: centre
-    ((0, 0, 2, 2), (6, 0, 8, 2), (0, 6, 2, 8), (6, 6, 8, 8)),   # BACK: corners
-)
-_ST_KEY_COLOURS = ((48, 0, 0), (0, 48, 0), (0, 0, 48), (48, 36, 0), (48, 48, 48), (36, 0, 48))
-
-
-def draw_title(frame, shades, t):
-    """The four start balls appear one by one, then rings of colour ripple outward."""
-    appear = ((27, 1), (28, 2), (36, 3), (35, 4))
-    for i in range(4):
-        if t >= 400 + 200 * i:
-            frame[appear[i][0]] = shades.get(appear[i][1])
-    if t >= 1300:
-        wave = (t - 1300) // 150
-        radius = wave % 4
-        colour = shades.get(1 + wave % 4, 110)
-        if radius:
-            for y in range(8):
-                for x in range(8):
-                    dx = 2 * x - 7
-                    dy = 2 * y - 7
-                    d = dx if dx > 0 else -dx
-                    e = dy if dy > 0 else -dy
-                    if (d if d > e else e) // 2 == radius:
-                        frame[y * 8 + x] = colour
 
 
 def draw_pause(frame, shades, item, can_undo):
@@ -153,30 +114,3 @@ def draw_match_end(frame, shades, colours, t):
                 ring = 7 - y
             if (ring + shift) % 2 == 0:
                 frame[y * 8 + x] = shades.get(colours[(ring + shift) // 2 % len(colours)])
-
-
-def draw_selftest(frame, t, down):
-    """A white pixel walks the matrix in frame order, then the whole matrix shows red, green,
-    blue and white; then each key held (``down[key]``) lights its own region."""
-    sweep = 64 * SELFTEST_SWEEP_MS
-    if t < sweep:
-        frame[t // SELFTEST_SWEEP_MS] = _ST_COLOURS[3]
-        return
-    t -= sweep
-    if t < 4 * SELFTEST_COLOUR_MS:
-        colour = _ST_COLOURS[t // SELFTEST_COLOUR_MS]
-        for i in range(64):
-            frame[i] = colour
-        return
-    for key in range(6):
-        colour = _ST_KEY_COLOURS[key] if down[key] else _ST_OUTLINE
-        for x0, y0, x1, y1 in _ST_REGIONS[key]:
-            for y in range(y0, y1):
-                for x in range(x0, x1):
-                    frame[y * 8 + x] = colour
-
-
-def draw_error(frame, shades, t):
-    """A blinking red cross: saved data was refused."""
-    if t % 500 < 300:
-        font.draw_picture(frame, font.ERROR, 0, shades)

@@ -10,12 +10,13 @@ import argparse
 import os
 import sys
 
+from rolit_core.vocab import KINDS as SEATS
+from rolit_core.vocab import LEVELS
+
 from .headless import headless
 from .recorder import Recorder
 from .userfiles import UserFileError, output_path, read_input, write_atomically
 
-LEVELS = ("easy", "medium", "hard", "expert")
-SEATS = ("human",) + LEVELS
 INTERRUPTED = 130        # the exit status of a program stopped by Ctrl-C (128 + SIGINT)
 MAX_RECORD_BYTES = 1 << 20  # a whole match's record is a few KB
 MAX_SETTINGS_BYTES = 1 << 16

@@ -1,6 +1,6 @@
 """A click (or tap) on a cell of the board, for the simulator window and the browser page alike.
 
-In play a click walks the cursor to the cell and presses SELECT. While a move is still being
+In play a click moves the cursor to the cell (``App.move_cursor``) and presses SELECT. While a move is still being
 shown and the next turn is a person's, the App takes no keys yet: the click is kept and played
 as a whole click once the App takes input again, if it is still that colour's turn and the cell
 still legal; otherwise ``notice`` says why it was not played. A click while a computer is to
@@ -9,24 +9,10 @@ move is not kept: ``notice`` says "Green is moving…".
 Runs under MicroPython too (the page copies it into its interpreter): plain code, no typing.
 """
 
-from rolit_core.app import DOWN, LEFT, RIGHT, SELECT, UP
+from rolit_core.app import SELECT
 from rolit_core.board import NAMES
 
 WIDTH = 8
-
-
-def walk(app, cell):
-    """The (key, pressed) events that move ``app``'s cursor to board ``cell``: a press and a
-    release per step."""
-    size = app.game.size
-    cx, cy = app.cursor % size, app.cursor // size
-    tx, ty = cell % size, cell // size
-    events = []
-    for key, count in ((RIGHT, tx - cx), (LEFT, cx - tx), (DOWN, ty - cy), (UP, cy - ty)):
-        for _ in range(count):
-            events.append((key, True))
-            events.append((key, False))
-    return events
 
 
 def board_cell(game, led):
@@ -53,7 +39,8 @@ class Clicks:
         self.notice = None
 
     def click(self, app, led):
-        """"play" (in play, on a legal turn: send ``walk`` then SELECT), "kept", "refused"
+        """"play" (in play, on a human's turn: the cursor is moved there; send SELECT), "kept",
+        "refused"
         (``notice`` says why), "off" (a cell off the board: nothing) or "select" (not in play:
         the click is SELECT)."""
         game = getattr(app, "game", None)
@@ -67,6 +54,7 @@ class Clicks:
         phase = getattr(app, "phase", "input")
         if phase == "input":
             self.kept = None
+            app.move_cursor(cell)
             return "play"
         if phase == "animate" and self._human(app, game.turn):
             self.kept = (cell, game.turn, game)
@@ -75,7 +63,8 @@ class Clicks:
         return "refused"
 
     def due(self, app):
-        """The events that play a kept click now (walk, SELECT down and up), or [] while it
+        """The events that play a kept click now (the cursor moved there, then SELECT down and
+        up), or [] while it
         must wait or there is none. A kept click that can no longer be played is dropped, and
         ``notice`` says why."""
         if self.kept is None:
@@ -98,10 +87,8 @@ class Clicks:
         elif not game.is_legal(cell):
             why = _refusal(game, cell)
         else:
-            events = walk(app, cell)
-            events.append((SELECT, True))
-            events.append((SELECT, False))
-            return events
+            app.move_cursor(cell)
+            return [(SELECT, True), (SELECT, False)]
         self.notice = "%s was not played: %s" % (game.board.cell_name(cell), why)
         return []
 

@@ -591,8 +591,12 @@ def _room(plan, unit, manifest_path):
 
     actions = plan.actions
     used = peak = 0
+    for action in actions:
+        if action.early:  # an interrupted deploy's leftovers go before anything is written
+            used -= units(size(action.path))
     if plan.intent is not None:
-        peak = used = units(len(plan.intent))
+        used += units(len(plan.intent))
+        peak = max(peak, used)
         used -= units(size(manifest_path))
     writes = [a for a in actions if a.kind in ("write", "append")]
     for action in writes:
@@ -603,7 +607,7 @@ def _room(plan, unit, manifest_path):
         if action.path not in moved:
             used -= units(size(action.path))
     for action in actions:
-        if action.kind == "remove":
+        if action.kind == "remove" and not action.early:
             used -= units(size(action.path))
     if plan.final is not None:
         peak = max(peak, used + units(len(plan.final)))

@@ -264,7 +264,7 @@ def _prompt(app, mode, match):
     if mode == "pause":
         return "up/down: choose   Enter: confirm   Esc: resume"
     if mode == "round_end":
-        if not getattr(app, "_pour_done", True):
+        if not getattr(getattr(app, "round_end", None), "pour_done", True):
             return "Enter: show the score"
         if match is not None and match.rounds > 1:
             return "Enter: next (rounds won)   Esc: menu"

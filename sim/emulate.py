@@ -209,7 +209,7 @@ class Frame:
     def rgb(self, order="GRB", layout="rows", rotation=0, mirror=False, size=8):
         """The 64 LED colours in the panel's order, row by row from the player's top-left,
         for a panel wired as ``layout``/``rotation``/``mirror`` (hardware.matrix terms)."""
-        from hardware.matrix import strip_map
+        from hardware.wiring import strip_map
 
         leds = self.strip(order)
         table = strip_map(size, size, layout, rotation, mirror)

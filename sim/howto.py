@@ -60,4 +60,4 @@ def hints_on(app):
     chosen there) and for the game in play."""
     app.settings.hints = True
     app.hints = True
-    app._dirty = True  # the menu saves changed settings once it rests, as after a change
+    app.dirty = True  # the menu saves changed settings once it rests, as after a change

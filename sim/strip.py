@@ -22,7 +22,7 @@ close to itself on screen, with ``gamma=10`` (none) it looks washed out, as real
 
 from adafruit_pixelbuf import PixelBuf
 
-from hardware.matrix import strip_map
+from hardware.wiring import strip_map
 
 ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR", "RGBW", "GRBW")
 

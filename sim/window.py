@@ -3,7 +3,7 @@
 The matrix area shows exactly the LEDs of the simulated panel (``sim.device.Device``); scores, the
 move list and a short key help sit beside it. Key down and up become ``(key, True/False)`` events
 as the device's buttons do (so holding works the same: the App repeats held directions and opens
-the pause menu on a held BACK), a mouse click walks the cursor to the cell and selects, and a game
+the pause menu on a held BACK), a mouse click moves the cursor to the cell and selects, and a game
 controller works when connected.
 
 :class:`Renderer` draws on any surface (also without a display, for ``--screenshot``);
@@ -23,7 +23,7 @@ from rolit_core.app import BACK, DOWN, LEFT, RIGHT, SELECT, UP  # noqa: E402
 from rolit_core.palette import NORMAL  # noqa: E402
 
 from . import howto as howto_pages  # noqa: E402
-from .clicks import Clicks, board_cell, walk  # noqa: E402
+from .clicks import Clicks  # noqa: E402
 from .device import HEIGHT, WIDTH, describe  # noqa: E402
 from .userfiles import write_new  # noqa: E402
 
@@ -110,9 +110,9 @@ class Keys:
 
 
 class Pointer:
-    """A left click on the panel. In play, on a cell of the board: the cursor walks there (one
-    press and release per step, all in the same frame, so it feels instant) and SELECT goes down;
-    SELECT comes up when the button does, so a long click previews like a held SELECT. Elsewhere
+    """A left click on the panel. In play, on a cell of the board: the cursor moves there and
+    SELECT goes down; SELECT comes up when the button does, so a long click previews like a held
+    SELECT. Elsewhere
     (menus, round end) a click is SELECT. A click while a move is still shown is kept and played
     when the App takes input again, or refused in words (``sim.clicks``: ``clicks.notice``).
     """
@@ -124,15 +124,8 @@ class Pointer:
         self.clicks = Clicks()
 
     def click(self, app, led):
-        keys = self.keys
-        how = self.clicks.click(app, led)
-        if how == "play":
-            events = walk(app, board_cell(app.game, led))
-            if events and any([keys.held(key) for key, _ in events]):
-                keys.release_all()  # a walk while a key is held would be ignored
-            keys.events.extend(events)
-        if how in ("play", "select"):
-            keys.press(self.SOURCE, SELECT)
+        if self.clicks.click(app, led) in ("play", "select"):
+            self.keys.press(self.SOURCE, SELECT)
 
     def due(self, app):
         """The events of a kept click that can be played now (``Clicks.due``)."""

@@ -4,7 +4,7 @@ import random
 
 from rolit_core import Game
 from rolit_core import app as appmod
-from rolit_core import screens
+from rolit_core import screens, shows
 from rolit_core.app import (BACK, CUE_CAPTURE, CUE_ILLEGAL, CUE_PLACE, CUE_TIMEOUT, CUE_WIN,
                             DOWN, LEFT, RIGHT, SELECT, UP, App)
 from rolit_core.board import BLUE, GREEN, RED, YELLOW
@@ -23,7 +23,7 @@ def to_menu(d):
 
 
 def menu_page(d):
-    return d.app._pages[d.app._page] >> 3
+    return appmod.menu.PAGE_NAMES.index(d.app.page[0])
 
 
 def goto_page(d, kind):
@@ -159,14 +159,14 @@ def test_full_two_player_human_game_from_menu_to_round_end():
     assert board_frame_cells(d) == [ref.board[c] for c in range(64)]
     d.wait(screens.FINAL_MS - 60)
     assert board_frame_cells(d) == [ref.board[c] for c in range(64)]
-    d.wait(screens.FINAL_MS - d.app._t)
+    d.wait(screens.FINAL_MS - d.app.screen.t)
     # pouring: after 10 balls' time, 10 balls counted per seat
     scores = ref.scores()
     best = max(scores)
     d.wait(10 * appmod.POUR_MS)
     assert bar_height(d, 1) == expected_bar(min(10, scores[0]), best)
     assert bar_height(d, 5) == expected_bar(min(10, scores[1]), best)
-    d.wait(screens.pour_ms(scores) - d.app._t + 5)  # counting done, winners flash
+    d.wait(screens.pour_ms(scores) - d.app.screen.t + 5)  # counting done, winners flash
     assert CUE_WIN in d.cues
     winners = ref.winners()
     on = (bar_height(d, 1), bar_height(d, 5))
@@ -426,28 +426,28 @@ def test_self_test_from_the_menu():
     assert menu_page(d) == appmod.menu.P_SELFTEST
     d.tap(SELECT)
     assert d.app.mode == "selftest"
-    level = screens.SELFTEST_LEVEL
+    level = shows.SELFTEST_LEVEL
     white = (level, level, level)
-    d.step = screens.SELFTEST_SWEEP_MS
-    start = d.now - d.app._t
+    d.step = shows.SELFTEST_SWEEP_MS
+    start = d.now - d.app.screen.t
     for i in range(64):  # one pixel after the other, in frame order
-        d.wait(start + i * screens.SELFTEST_SWEEP_MS + 5 - d.now)
+        d.wait(start + i * shows.SELFTEST_SWEEP_MS + 5 - d.now)
         assert d.frame[i] == white and sum([1 for c in d.frame if lit(c)]) == 1
     for colour in ((level, 0, 0), (0, level, 0), (0, 0, level), white):
-        d.wait(screens.SELFTEST_COLOUR_MS)
+        d.wait(shows.SELFTEST_COLOUR_MS)
         assert set(d.frame) == {colour}
-    d.wait(screens.SELFTEST_COLOUR_MS)
-    outline = screens._ST_OUTLINE
+    d.wait(shows.SELFTEST_COLOUR_MS)
+    outline = shows._ST_OUTLINE
     d.press(UP)
-    assert d.pixel(3, 0) == screens._ST_KEY_COLOURS[UP] and d.pixel(3, 7) == outline
+    assert d.pixel(3, 0) == shows._ST_KEY_COLOURS[UP] and d.pixel(3, 7) == outline
     assert d.app.cues == ["tick"]  # and the buzzer answers
     d.release(UP)
     assert d.pixel(3, 0) == outline
     d.press(SELECT)
-    assert d.pixel(3, 3) == screens._ST_KEY_COLOURS[SELECT] and d.pixel(0, 3) == outline
+    assert d.pixel(3, 3) == shows._ST_KEY_COLOURS[SELECT] and d.pixel(0, 3) == outline
     d.release(SELECT)
     d.press(BACK)
-    assert d.pixel(0, 0) == screens._ST_KEY_COLOURS[BACK] == d.pixel(7, 7)
+    assert d.pixel(0, 0) == shows._ST_KEY_COLOURS[BACK] == d.pixel(7, 7)
     d.wait(appmod.SELFTEST_EXIT_MS)
     assert d.app.mode == "menu"
     d.release(BACK)
@@ -463,7 +463,7 @@ def test_attract_mode_after_a_minute_idle():
     assert d.app.mode == "menu"
     d.wait(200)
     assert d.app.mode == "attract" and d.app.game is None
-    demo = d.app._game
+    demo = d.app.play.game
     d.wait(20000)
     assert len(demo.moves) > 10
     replay = Game(4, 8, demo.first)
@@ -515,7 +515,7 @@ def test_clock_wrapping_keeps_time():
     d = Driver(seed=5, start=(1 << 29) - 300)
     d.start(seats=("human", "human"), time_limit=30, first="red")
     d.wait(10000)
-    assert 19000 <= d.app._clock <= 20100
+    assert 19000 <= d.app.play.clock <= 20100
     d.wait(20200)
     assert len(d.app.game.moves) == 1
 

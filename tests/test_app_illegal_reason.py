@@ -12,7 +12,7 @@ def started():
 
 
 def select_at(app, name, now):
-    app._cursor = Board(8).parse_cell(name)
+    assert app.move_cursor(Board(8).parse_cell(name))
     app.update(now, [(SELECT, True), (SELECT, False)])
 
 
@@ -35,7 +35,7 @@ def test_the_reason_goes_once_the_cursor_moves_or_a_move_is_played():
     assert app.illegal_reason is None
     select_at(app, "a1", 60)
     cell = app.game.legal_moves()[0]
-    app._cursor = cell
+    assert app.move_cursor(cell)
     app.update(80, [(SELECT, True), (SELECT, False)])
     assert app.game.board.moves[0][0] == cell
     assert app.illegal_reason is None

@@ -4,7 +4,7 @@ power cut or a pause must not forget: the chosen first colour and the time left 
 import pytest
 
 from rolit_core import app as appmod
-from rolit_core import save
+from rolit_core import load, save
 from rolit_core.app import BACK, SELECT, App
 from rolit_core.board import GREEN, RED
 from rolit_core.play import CLOCK_SAVE_MS
@@ -72,13 +72,13 @@ def test_a_tossed_first_colour_is_tossed_again():
     storage = Storage()
     d = Driver(App(storage=storage, seed=1))
     d.start(seats=("human", "human"), size=4)
-    payload = save.unpack(storage.data)
+    payload = load.unpack(storage.data)
     assert payload[save.SETTINGS_SIZE + 1] == 0  # "toss" is what is saved
     firsts = set()
     for seed in range(12):
         again = resume(storage, seed=seed)
         assert again.app._first_choice is None
-        again.app._again()
+        again.app.again()
         firsts.add(again.app.game.first)
     assert firsts == {RED, GREEN}
 

@@ -3,7 +3,7 @@
 import random
 
 from rolit_core import app as appmod
-from rolit_core import save
+from rolit_core import load, save
 from rolit_core.app import BACK, DOWN, RIGHT, SELECT, App
 from rolit_core.board import RED
 from rolit_core.menu import P_BRIGHT, P_ROUNDS, Settings
@@ -14,12 +14,12 @@ BLACK = (0, 0, 0)
 
 def test_crc_and_framing():
     assert save.crc16(b"123456789") == 0x29B1
-    data = save.pack(b"hello")
+    data = load.pack(b"hello")
     assert data[:3] == b"RH\x02" and len(data) == 5 + 5 + 2
-    assert save.unpack(data) == b"hello"
+    assert load.unpack(data) == b"hello"
     for bad in (b"", b"RH", data[:-1], data + b"\x00", b"XY" + data[2:], None, "text"):
         try:
-            save.unpack(bad)
+            load.unpack(bad)
         except save.SaveError:
             pass
         else:
@@ -110,13 +110,13 @@ def test_settings_are_remembered():
     d = Driver(App(storage=storage, seed=1))
     d.wait(3000)
     for _ in range(12):
-        if d.app._pages[d.app._page] >> 3 == P_ROUNDS:
+        if d.app.page[0] == appmod.menu.PAGE_NAMES[P_ROUNDS]:
             break
         d.tap(DOWN)
     d.tap(RIGHT)
     d.tap(RIGHT)
     for _ in range(12):
-        if d.app._pages[d.app._page] >> 3 == P_BRIGHT:
+        if d.app.page[0] == appmod.menu.PAGE_NAMES[P_BRIGHT]:
             break
         d.tap(DOWN)
     d.tap(RIGHT)
@@ -147,7 +147,7 @@ def check_corrupt(data):
     assert "error" in d.cues
     error_shown(d)
     # replaced by a fresh start: default settings, no game
-    payload = save.unpack(storage.data)
+    payload = load.unpack(storage.data)
     assert payload == Settings().to_bytes() + b"\x00"
     d.wait(appmod.ERROR_MS)
     assert d.app.mode == "title"
@@ -180,7 +180,7 @@ def test_every_single_bit_flip_is_detected():
 
 def test_corrupt_and_foreign_data_is_reported_and_replaced():
     data = valid_save()
-    payload = save.unpack(data)
+    payload = load.unpack(data)
     rng = random.Random(4)
     settings = Settings().to_bytes()
     cases = [
@@ -193,11 +193,11 @@ def test_corrupt_and_foreign_data_is_reported_and_replaced():
         b"PK\x03\x04" + data[4:],                                  # a zip file
         "a string",
         12345,
-        save.pack(b""),
-        save.pack(payload[:-1]),                                   # valid CRC, cut short
-        save.pack(settings[:5] + b"\x09" + settings[6:] + b"\x00"),  # board size 9
-        save.pack(settings + b"\x02"),                             # unknown game flag
-        save.pack(payload[:save.SETTINGS_SIZE + 15] + bytes([payload[save.SETTINGS_SIZE + 15],
+        load.pack(b""),
+        load.pack(payload[:-1]),                                   # valid CRC, cut short
+        load.pack(settings[:5] + b"\x09" + settings[6:] + b"\x00"),  # board size 9
+        load.pack(settings + b"\x02"),                             # unknown game flag
+        load.pack(payload[:save.SETTINGS_SIZE + 15] + bytes([payload[save.SETTINGS_SIZE + 15],
                                                              0, 0, 0, 0])),  # illegal moves
     ]
     for case in cases:
@@ -266,11 +266,11 @@ def test_encode_writes_what_pack_and_encode_match_describe():
     d.wait(7000)
     rounds = app._history + [app.game.moves]
     session = (3, [0, 1, 3, 0], 6, False, 1, 3, 30, True, app._first, rounds)
-    clock = app._clock if app.phase == "input" else 0
-    expected = save.pack(app.settings.to_bytes() + bytes((1, 2, clock >> 16, clock >> 8 & 255,
-                                                          clock & 255)) + save.encode_match(session))
+    clock = app.play.clock if app.phase == "input" else 0
+    expected = load.pack(app.settings.to_bytes() + bytes((1, 2, clock >> 16, clock >> 8 & 255,
+                                                          clock & 255)) + load.encode_match(session))
     assert app.state_bytes() == expected
-    assert save.pack(b"hello") == b"RH\x02\x00\x05hello" + save.pack(b"hello")[-2:]
+    assert load.pack(b"hello") == b"RH\x02\x00\x05hello" + load.pack(b"hello")[-2:]
 
 
 def test_the_table_crc_equals_the_bitwise_one_on_any_bytes_and_continues_a_sum():

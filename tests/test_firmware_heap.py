@@ -26,8 +26,8 @@ from firmware_gate import require_emulator
 pytestmark = pytest.mark.slow
 
 # The heap's is a guard under the harness (the target, 64 KB, is the game's own figure without
-# it: bench.device --parts log): measured on 2026-12-01 (8da630a), this game, 61,088 bytes free
-# at the lowest after the collection that follows each move. A change that loses 4 KB fails. The
+# it: bench.device --parts log): the floor sits 4 KB under what this game kept free at the lowest
+# after the collection that follows each move (61,088 bytes), so a change that loses 4 KB fails. The
 # frames' and the answers' are the targets themselves (there, worst hard answer 671 ms).
 HEAP_FLOOR = 57000
 STALL_LIMIT_US = 50000
@@ -91,7 +91,7 @@ def unmodified():
 def test_the_unmodified_game_reports_its_heap_and_keeps_above_64_kb(unmodified):
     # The deployed files as they are: the menu's keys set up a game against hard, the human
     # seat presses SELECT, and the game log ends the game with the heap's lowest (issue 9's
-    # target: above 64 KB after the collection that follows each move; 65,952 on 8da630a).
+    # target: above 64 KB after the collection that follows each move).
     low, searching, console = unmodified
     assert "round over: " in console and "Traceback" not in console
     assert "green hard" in console  # the second seat really was set to hard from the menu

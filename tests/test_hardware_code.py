@@ -130,7 +130,7 @@ def test_bad_settings_show_a_pattern_and_the_game_still_runs(device, capsys):
     assert "settings: ROLIT_VOLUME = 'loud' should be a whole number from 0 to 100" in out
     assert "settings: up button: this board has no pin 'GP99'" in out
     assert "up button: using the pico pin GP2 instead" in out
-    first = device.neopixel_write.FRAMES[0][1]
+    first = device.neopixel_write.FRAMES[1][1]  # after the first light
     # Yellow border (GRB bytes, gamma and 30 % brightness applied) and 4 white dots.
     yellow = first[0:3]
     assert yellow[0] > 0 and yellow[1] > 0 and yellow[2] == 0
@@ -163,7 +163,8 @@ def test_start_up_code_is_left_for_the_collector(device, capsys, monkeypatch):
     # Settings come from settings.toml, but hardware.config, parts, wiring and startup are
     # forgotten once the handheld is built, and the buzzer, joystick and one-button drivers are
     # never loaded when the settings skip them.
-    names = ("config", "parts", "startup", "wiring", "buzzer", "joystick", "onebutton")
+    names = ("config", "parts", "startup", "wiring", "firstlight", "presets", "buzzer", "joystick",
+             "onebutton")
     for name in names:
         monkeypatch.delitem(sys.modules, "hardware." + name, raising=False)
     import hardware
@@ -214,3 +215,27 @@ def test_a_working_store_prints_no_save_problem(device, capsys):
          [(200, "GP6", True), (220, "GP6", False), (1000, "GP6", True), (1020, "GP6", False)])
     out = capsys.readouterr().out
     assert "game 1:" in out and "NOT SAVED" not in out and "saved game:" not in out
+
+
+def test_the_centre_lights_dimly_before_the_game_is_loaded(device):
+    # code.py's first write to the matrix comes before it imports the game (seconds on a
+    # board): the four centre pixels, dim; then the title's frames.
+    boot(device, "", 400)
+    pin, first = device.neopixel_write.FRAMES[0]
+    assert pin == "GP0" and len(first) == 192
+    lit = [i for i in range(64) if first[3 * i:3 * i + 3] != b"\x00\x00\x00"]
+    assert lit == [27, 28, 35, 36]
+    assert all(first[3 * i:3 * i + 3] == b"\x08\x08\x08" for i in lit)
+    assert len(device.neopixel_write.FRAMES) >= 2
+
+
+def test_the_first_light_never_stops_the_start(device, monkeypatch):
+    from hardware import firstlight
+
+    monkeypatch.setenv("ROLIT_MATRIX_PIN", "GP99")
+    assert firstlight.light() is False
+    monkeypatch.setenv("ROLIT_MATRIX_PIN", "GP16")
+    monkeypatch.setenv("ROLIT_PIXEL_ORDER", "GRBW")
+    assert firstlight.light() is True
+    pin, sent = device.neopixel_write.FRAMES[-1]
+    assert pin == "GP16" and len(sent) == 256 and sent[27 * 4:27 * 4 + 4] == b"\x08\x08\x08\x00"

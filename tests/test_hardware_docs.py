@@ -15,8 +15,8 @@ DEVICE_FILES = ["code.py"] + ["hardware/" + name for name in sorted(os.listdir(
     os.path.join(ROOT, "hardware"))) if name.endswith(".py")]
 # Built into CircuitPython, or copied to lib/ by the deploy (neopixel), or this project's.
 ALLOWED = {"os", "sys", "time", "gc", "micropython", "traceback", "board", "neopixel", "keypad",
-           "analogio", "pwmio", "microcontroller", "supervisor", "digitalio", "hardware",
-           "rolit_core"}
+           "analogio", "pwmio", "microcontroller", "supervisor", "digitalio", "neopixel_write",
+           "busio", "hardware", "rolit_core"}
 
 
 def read(relative):

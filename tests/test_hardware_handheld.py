@@ -6,7 +6,9 @@ import pytest
 
 from device_doubles import Device
 from hardware import config
-from hardware.inputs import Buttons, Joystick, OneButton
+from hardware.inputs import Buttons
+from hardware.joystick import Joystick
+from hardware.onebutton import OneButton
 from hardware.storage import FileStorage, NvmStorage
 
 KEYS = (0, 1, 2, 3, 4, 5)

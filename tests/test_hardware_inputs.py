@@ -3,7 +3,9 @@
 import pytest
 
 from device_doubles import Device
-from hardware.inputs import Buttons, Joystick, OneButton, Repeat, ticks_diff
+from hardware.inputs import Buttons, Repeat, ticks_diff
+from hardware.joystick import Joystick
+from hardware.onebutton import OneButton
 
 UP, DOWN, LEFT, RIGHT, SELECT, BACK = "up", "down", "left", "right", "select", "back"
 WRAP = 1 << 29
@@ -222,19 +224,38 @@ class FakeApp:
         self.cursor = cursor
         self.game = FakeGame(legal) if mode == "play" else None
 
+    def move_cursor(self, cell):
+        if self.mode != "play" or self.phase != "input":
+            return False
+        self.cursor = cell
+        return True
 
-def test_steer_goes_the_short_way_to_the_next_legal_cell():
+
+def test_steer_moves_the_cursor_to_the_next_legal_cell():
     from hardware.onebutton import NEXT, Steer
 
     steer = Steer(UP, DOWN, LEFT, RIGHT)
-    app = FakeApp(cursor=29, legal=(29, 43, 45))       # f4 -> d6: two down, two left
+    app = FakeApp(cursor=29, legal=(29, 43, 45))       # f4 -> d6
     events = steer.translate(app, [(NEXT, True), (NEXT, False), (SELECT, True)])
-    assert events == [(DOWN, True), (DOWN, False), (DOWN, True), (DOWN, False),
-                      (LEFT, True), (LEFT, False), (LEFT, True), (LEFT, False), (SELECT, True)]
+    assert events == [(SELECT, True)] and app.cursor == 43
     app = FakeApp(cursor=45, legal=(2, 43, 45))        # after the last: round to the first (c1)
-    assert steer.taps(app) == [DOWN, DOWN, DOWN, LEFT, LEFT, LEFT]  # row 6 -> 1 wraps
-    app = FakeApp(cursor=0, legal=(7, 9))              # h1 is one step left of a1
-    assert steer.taps(app) == [LEFT]
+    assert steer.translate(app, [(NEXT, True)]) == [] and app.cursor == 2
+
+
+def test_steer_carries_a_real_app_cursor_to_each_legal_cell_in_turn():
+    from hardware.onebutton import NEXT, Steer
+    from rolit_core.app import App
+
+    app = App(seed=1)
+    app.start(seats=("human", "human"), first="red")
+    app.update(0, [])
+    steer = Steer(UP, DOWN, LEFT, RIGHT)
+    legal = app.game.legal_moves()
+    seen = []
+    for now in range(20, 20 * (len(legal) + 1), 20):
+        app.update(now, steer.translate(app, [(NEXT, True), (NEXT, False)]))
+        seen.append(app.cursor)
+    assert sorted(seen) == legal and app.mode == "play" and app.game.board.moves == []
 
 
 def test_steer_outside_play_is_a_down_tap():

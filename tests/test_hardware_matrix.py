@@ -3,7 +3,8 @@
 import pytest
 
 from device_doubles import Device
-from hardware.matrix import Matrix, gamma_table, strip_map
+from hardware.matrix import Matrix
+from hardware.wiring import gamma_table, strip_map
 
 
 @pytest.fixture

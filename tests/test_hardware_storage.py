@@ -274,7 +274,7 @@ def test_a_game_saved_by_the_previous_version_resumes_on_the_device(device):
     assert app.error is None and app.mode == "play"
     assert app.game.moves == [19, 16, 8, 1, 17, 22, 28]
     app.hints = False
-    app._save()
+    app.save()
     again = App(storage=NvmStorage(nvm), seed=2)
     assert again.game.moves == app.game.moves and not again.hints
 

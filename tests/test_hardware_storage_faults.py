@@ -9,7 +9,7 @@ import random
 import pytest
 
 import hardware.filestore as filestore_module
-import hardware.storage as storage_module
+import hardware.saverecord as storage_module
 from hardware.storage import HALF_MAX, FileStorage, NvmStorage
 from rolit_core.app import SELECT, App
 from test_app_support import Driver, Storage

@@ -3,7 +3,7 @@ palettes, and the two marks stay apart under simulated red-green colour blindnes
 
 import pytest
 
-from rolit_core import font, menu, palette
+from rolit_core import menu, menu_draw, palette
 from rolit_core.app import DOWN, RIGHT
 from test_app_palette import (DEUTERANOPIA, IDENTITY, PROTANOPIA, ciede2000, lab,
                               simulate)
@@ -13,8 +13,8 @@ BLACK = (0, 0, 0)
 CLEARLY_APART = 20.0  # CIEDE2000, as for the ball colours
 
 # The cells of each mark on the value rows 3-7, read off the pictures.
-CROSS_CELLS = [3 * 8 + i % 8 + i // 8 * 8 for i in range(40) if font.OFF[i] != "."]
-TICK_CELLS = [3 * 8 + i % 8 + i // 8 * 8 for i in range(40) if font.ON[i] != "."]
+CROSS_CELLS = [3 * 8 + i % 8 + i // 8 * 8 for i in range(40) if menu_draw.OFF[i] != "."]
+TICK_CELLS = [3 * 8 + i % 8 + i // 8 * 8 for i in range(40) if menu_draw.ON[i] != "."]
 
 # (page name, how to reach "no" from a fresh Settings, how to reach "yes")
 YES_NO_PAGES = (
@@ -41,7 +41,7 @@ def menu_frame(settings, name, colour_blind):
     page = menu.PAGE_NAMES.index(name) << 3
     assert page in menu.pages(settings)
     frame = [BLACK] * 64
-    menu.draw(frame, shades, settings, page, 0)
+    menu_draw.draw(frame, shades, settings, page, 0)
     return frame
 
 

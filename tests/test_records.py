@@ -6,7 +6,8 @@ import tracemalloc
 import pytest
 
 from rolit_core import Board, Game, IllegalMove
-from rolit_core.game import MAX_RECORD_CHARS, parse_record
+from rolit_core.game import MAX_RECORD_CHARS
+from rolit_core.record import parse_record
 
 RECORD = "# Rolit game record\nSize: 8\nPlayers: 2\nFirst: green\n\n1. G c3\n2. R c2\n"
 

@@ -4,7 +4,7 @@ holds, as a board would read it."""
 
 import pytest
 
-from rolit_core import save
+from rolit_core import load
 from rolit_core.app import App
 from rolit_core.menu import Settings
 from test_app_support import Storage
@@ -64,11 +64,11 @@ def test_the_ends_of_each_range_are_taken(field, index, good, bad):
 def test_a_saved_game_with_one_setting_out_of_range_is_reported_not_loaded(field, index, good,
                                                                            bad):
     for value in bad:
-        blob = save.pack(with_byte(index, value) + b"\x00")   # checksum holds; no match
+        blob = load.pack(with_byte(index, value) + b"\x00")   # checksum holds; no match
         app = App(storage=Storage(blob), seed=1)
         assert app.error is not None, (field, value)
         assert app.mode != "play"
     for value in good:
-        blob = save.pack(with_byte(index, value) + b"\x00")
+        blob = load.pack(with_byte(index, value) + b"\x00")
         app = App(storage=Storage(blob), seed=1)
         assert app.error is None, (field, value, app.error)

@@ -88,7 +88,7 @@ def started(seats=("human", "human")):
 
 def test_the_reason_for_a_refused_move_is_shown_in_the_window_and_the_terminal():
     app = started()
-    app._cursor = 0  # a1: touches no ball
+    assert app.move_cursor(0)  # a1: touches no ball
     app.update(20, [(SELECT, True), (SELECT, False)])
     info = describe(app)
     assert info["notice"] == "Not allowed: a1 does not touch a ball"
@@ -108,7 +108,7 @@ def test_round_end_says_what_enter_and_esc_do():
     app = started()
     now = 20
     while app.mode == "play":
-        app._cursor = app.game.legal_moves()[0]
+        assert app.move_cursor(app.game.legal_moves()[0])
         now = tap(app, now, SELECT)
         now = run(app, now, 1500)
     assert app.mode == "round_end"
@@ -126,7 +126,7 @@ def test_a_match_says_what_comes_next_between_rounds():
     app.start(seats=("human", "human"), size=4, rounds=2, first="red")
     now = 0
     while app.mode == "play":
-        app._cursor = app.game.legal_moves()[0]
+        assert app.move_cursor(app.game.legal_moves()[0])
         now = tap(app, now, SELECT)
         now = run(app, now, 1500)
     now = tap(app, now, SELECT)  # skip the count

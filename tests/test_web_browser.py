@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from rolit_core import Game, save
+from rolit_core import Game, load, save
 from rolit_core.app import App
 from web import browser, build
 from web.serve import serve_in_background
@@ -386,7 +386,7 @@ def test_reload_resumes_the_same_position(tab):
     tab.wait_moves(moves + 2)
     record = tab.page.evaluate("window.rolit.record()")
     stored = tab.page.evaluate("(k) => localStorage.getItem(k)", SAVE_KEY)
-    match, kinds, _, _, _ = save.decode(bytes.fromhex(stored), App().settings)
+    match, kinds, _, _, _ = load.decode(bytes.fromhex(stored), App().settings)
     assert kinds == ("human", "hard") and len(match.game.board.moves) == moves + 2
     tab.page.reload()
     tab.wait_ready()
@@ -413,7 +413,7 @@ def test_a_corrupt_save_starts_fresh_with_a_message(tab, damage):
     assert "could not be read" in tab.message() and "starting fresh" in tab.message()
     tab.assert_pixels_match()  # the error picture on the LEDs
     fresh = tab.page.evaluate("(k) => localStorage.getItem(k)", SAVE_KEY)
-    assert save.decode(bytes.fromhex(fresh), App().settings) is None  # replaced by a good save
+    assert load.decode(bytes.fromhex(fresh), App().settings) is None  # replaced by a good save
     tab.page.keyboard.press("Enter")
     tab.wait_for("window.rolit.info().mode === 'menu'")  # and the game goes on
     assert not tab.errors

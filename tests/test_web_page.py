@@ -8,7 +8,7 @@ import os
 import pytest
 
 from micropython import ROOT, run_micropython
-from rolit_core import Game, save
+from rolit_core import Game, load, save
 from rolit_core.ai import player
 from rolit_core.app import App, LEVELS, SELECT
 from web import build, page
@@ -57,7 +57,7 @@ def test_storage_keeps_the_device_save_format_as_hex():
     data = bytes.fromhex(store.text)
     assert data[:2] == save.MAGIC  # the device's bytes, spelt out
     settings = App().settings
-    match, kinds, _, _, _ = save.decode(data, settings)
+    match, kinds, _, _, _ = load.decode(data, settings)
     assert kinds == ("human", "hard") and match.game.size == 8
     again = page.Page(store.read, store.write, seed=4)
     assert again.app.mode == "play" and again.app.kinds == ("human", "hard")
@@ -72,7 +72,7 @@ def test_corrupt_stored_text_starts_fresh_with_the_reason(text):
     p.step(0, "", 100)
     assert json.loads(p._info)["error"] == p.app.error
     # the damaged value was replaced by a good save of fresh settings
-    assert save.decode(bytes.fromhex(store.text), App().settings) is None
+    assert load.decode(bytes.fromhex(store.text), App().settings) is None
 
 
 def test_a_failed_save_is_reported_and_the_game_goes_on():

@@ -4,7 +4,7 @@ Runs under the MicroPython WebAssembly interpreter in the page (and under CPytho
 The bridge to JavaScript converts only numbers, strings, booleans and None, so the frame goes
 out as hex text and the side panel as JSON, each only when it changed; keys come in as text:
 two characters per event, the key's digit and ``d`` (down) or ``u`` (up), and ``@xy`` for a tap
-on LED column x, row y (the cursor walks there and SELECT goes down, like a click in the
+on LED column x, row y (the cursor moves there and SELECT goes down, like a click in the
 simulator window).
 
 >>> store = {}
@@ -18,9 +18,10 @@ simulator window).
 import binascii
 import json
 
-from rolit_core.app import App, BACK, DOWN, LEFT, LEVELS, RIGHT, SELECT, UP
+from rolit_core.app import App, BACK, DOWN, LEFT, RIGHT, SELECT, UP
+from rolit_core.vocab import LEVELS
 from sim import howto as _howto
-from sim.clicks import Clicks, board_cell, walk
+from sim.clicks import Clicks
 
 try:
     from rolit_core.play import EXPERT_FACTOR
@@ -171,16 +172,13 @@ class Page:
         return events
 
     def _tap(self, x, y, events):
-        """A tap on LED (x, y): in play, the cursor walks to that cell (a press and a release
-        per step) and SELECT goes down; elsewhere it is SELECT. Off the board it is nothing;
-        while a move is shown it is kept for later, or refused in words (``sim.clicks``)."""
+        """A tap on LED (x, y): in play, the cursor moves to that cell and SELECT goes down;
+        elsewhere it is SELECT. Off the board it is nothing; while a move is shown it is kept
+        for later, or refused in words (``sim.clicks``)."""
         if not (0 <= x < 8 and 0 <= y < 8):
             return
         app = self.app
-        how = self.clicks.click(app, (x, y))
-        if how == "play":
-            events.extend(walk(app, board_cell(app.game, (x, y))))
-        if how in ("play", "select"):
+        if self.clicks.click(app, (x, y)) in ("play", "select"):
             events.append((SELECT, True))
 
     def _marker(self):
@@ -190,7 +188,7 @@ class Page:
         return (app.mode, app.phase if game is not None else None, app.page,
                 len(game.board.moves) if game is not None else -1,
                 id(game), app.error, app.saves, getattr(app, "illegal_reason", None),
-                getattr(app, "_pour_done", True),
+                getattr(getattr(app, "round_end", None), "pour_done", True),
                 self._counted_notice())
 
     def _counted_notice(self):
@@ -214,7 +212,8 @@ class Page:
             "saves": app.saves,
             "reason": getattr(app, "illegal_reason", None),
             "notice": self._notice,
-            "pour_done": getattr(app, "_pour_done", True),  # the round end's bars have risen
+            # the round end's bars have risen
+            "pour_done": getattr(getattr(app, "round_end", None), "pour_done", True),
             "match_over": app.match is not None and app.match.over,
             "notices": self.notices,
             "settings": {

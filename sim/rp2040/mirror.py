@@ -100,6 +100,18 @@ def load_settings(toml):
         os.rmdir(folder)
 
 
+def is_first_light(data):
+    """True if ``data`` (a frame's bytes on the strip) is ``hardware.firstlight``'s."""
+    from hardware.firstlight import CENTRE, LEVEL
+
+    bpp = len(data) // 64
+    light = bytearray(len(data))
+    for index in CENTRE:
+        for channel in range(3):
+            light[index * bpp + channel] = LEVEL
+    return bytes(data) == bytes(light)
+
+
 class _Chip:
     """A stand-in for the ``microcontroller`` module: only ``nvm``."""
 
@@ -200,8 +212,12 @@ class Lockstep:
 
     @property
     def frames(self):
-        """This boot's frames from the device."""
-        return self.pico.frames[self._frames_at:]
+        """This boot's frames from the device, from the App's first (the first light that
+        code.py shows before it loads the game is no App frame)."""
+        frames = self.pico.frames[self._frames_at:]
+        if frames and is_first_light(frames[0].data):
+            frames = frames[1:]
+        return frames
 
     def run(self, ms):
         """Run the device ``ms`` emulated ms, keep the mirror in step, check the frames."""

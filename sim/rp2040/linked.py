@@ -152,12 +152,13 @@ def play_linked(chips, limit_ms, damage=None):
                 data = damage(elapsed, index, data)
             if data:
                 chips[(index + 1) % len(chips)].uart_send(0, data, baud=BAUD)
-            new = chip.console[seen[index]:]
-            seen[index] = len(chip.console)
-            at = new.find("LINK phase ")
-            while at >= 0:
-                phases[index].append((elapsed, new[at + 11:].split()[0]))
-                at = new.find("LINK phase ", at + 1)
+            # Whole lines only: a line the slice cut in two is read with the next slice.
+            end = chip.console.rfind("\n") + 1
+            if end > seen[index]:
+                for line in chip.console[seen[index]:end].split("\n"):
+                    if line.startswith("LINK phase "):
+                        phases[index].append((elapsed, line[11:].split()[0]))
+                seen[index] = end
         if all("LINK done" in chip.console for chip in chips):
             return phases
     raise AssertionError("no end after %d ms: %s" % (

@@ -140,6 +140,16 @@ def decode_state(data, settings):
     if clock > time_limit * 1000:
         raise SaveError("saved clock is beyond the time limit")
     kinds = tuple([KINDS[k] for k in kinds[:len(seats)]])
+    match = replay_match((players, kinds, size, teams, tie, rounds, time_limit, hints, first,
+                          rounds_moves))
+    return match, kinds, time_limit, hints, rounds_moves[:-1], first_choice, clock
+
+
+def replay_match(session):
+    """The ``Match`` of a ``decode_match`` tuple, every move replayed through the rules; raises
+    ``SaveError`` (or ``IllegalMove``, a ``ValueError``) if a move is illegal or an earlier
+    round unfinished."""
+    players, _, size, teams, tie, rounds, _, _, first, rounds_moves = session
     match = Match(rounds, players, size, teams, TIE_RULES[tie], first, 0)
     for index in range(len(rounds_moves)):
         if index:
@@ -148,7 +158,7 @@ def decode_state(data, settings):
             match.game.play(cell)
         if index < len(rounds_moves) - 1 and not match.game.over:
             raise SaveError("an earlier round is not finished")
-    return match, kinds, time_limit, hints, rounds_moves[:-1], first_choice, clock
+    return match
 
 
 def settings_from_bytes(settings, data):

@@ -23,8 +23,7 @@ Messages (kind: payload; docs/link.md):
 """
 
 from . import __version__
-from .game import Match
-from .link import EVERYONE, MAX_NODES, MAX_PAYLOAD, Link, _ms_since
+from .link import MAX_NODES, MAX_PAYLOAD, _ms_since
 from .save import crc16
 
 PROTOCOL = 1
@@ -102,22 +101,16 @@ def read_state(data):
     """``(session, nodes, match, kinds, history, first, time_limit, hints)`` from
     :func:`state_bytes`; raises ``ValueError`` on anything wrong (every move is replayed through
     the rules)."""
-    from .load import decode_match
-    from .save import KINDS, TIES
+    from .load import decode_match, replay_match
+    from .save import KINDS
 
     if len(data) < 6:
         raise ValueError("linked state is too short")
     session = data[0] << 8 | data[1]
-    players, kinds, size, teams, tie, rounds, time_limit, hints, first, rounds_moves = \
-        decode_match(data[6:])
-    match = Match(rounds, players, size, teams, TIES[tie], first, 0)
-    for index in range(len(rounds_moves)):
-        if index:
-            match.next_round()
-        for cell in rounds_moves[index]:
-            match.game.play(cell)
-        if index < len(rounds_moves) - 1 and not match.game.over:
-            raise ValueError("an earlier round is not finished")
+    saved = decode_match(data[6:])
+    kinds, time_limit, hints, first, rounds_moves = saved[1], saved[6], saved[7], saved[8], \
+        saved[9]
+    match = replay_match(saved)
     seats = len(match.seat_colours)
     nodes = tuple(data[2:2 + seats])
     for node in nodes:

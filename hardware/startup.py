@@ -24,7 +24,7 @@ def not_a_board():
     Pi without its GPIO libraries), or Blinka's ``board`` is the one for a PC, without GPIO."""
     try:
         import board
-    except Exception as error:  # ImportError; Blinka raises NotImplementedError, RuntimeError
+    except Exception as error:  # ImportError, or Blinka's own error for a machine it does not know
         lines = [line.strip() for line in str(error).split("\n") if line.strip()]
         here = "import board failed (%s%s)" % (type(error).__name__,
                                                ": " + lines[0] if lines else "")

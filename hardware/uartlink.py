@@ -12,6 +12,8 @@ carries in the time since the last pump (and never more than ``MAX_WRITE`` at on
 of the game loop never stalls on the wire.
 """
 
+from rolit_core.vocab import ticks_diff
+
 DEFAULT_BAUD = 115200
 MAX_WRITE = 256        # bytes written in one pump at the most
 RECEIVE_BUFFER = 1024  # the UART's own buffer: two frames of the loop at 115200 baud
@@ -50,12 +52,12 @@ class UartLink:
         if self._last is None:
             elapsed = 20
         else:
-            elapsed = (now - self._last) & 0x1FFFFFFF
+            elapsed = ticks_diff(now, self._last)
         self._last = now
         room = self.baudrate * elapsed // 10000  # ten bits a byte on the wire
         if room > MAX_WRITE:
             room = MAX_WRITE
-        if room and link.waiting_output():
+        if room > 0 and link.waiting_output():
             data = link.output(room)
             self.bytes_out += uart.write(data) or 0
 

@@ -26,6 +26,7 @@ wait): resent every ``RESEND_MS`` until acknowledged, delivered once and in orde
 """
 
 from .save import crc16
+from .vocab import ticks_diff
 
 END = 0          # the byte that ends every frame on the wire
 EVERYONE = 15
@@ -255,7 +256,7 @@ class Link:
             if number == me:
                 continue
             peer = self._peers[number]
-            if peer.queue and (not peer.in_flight or _ms_since(now, peer.sent_at) >= RESEND_MS):
+            if peer.queue and (not peer.in_flight or ticks_diff(now, peer.sent_at) >= RESEND_MS):
                 if peer.in_flight:
                     self.resends += 1
                 else:
@@ -362,8 +363,3 @@ class Link:
             peer.odd_count = 0
             return True
         return False
-
-
-def _ms_since(now, then):
-    # Wrap-safe difference of two ms clocks that wrap at 2**29.
-    return (now - then) & 0x1FFFFFFF

@@ -23,8 +23,9 @@ Messages (kind: payload; docs/link.md):
 """
 
 from . import __version__
-from .link import MAX_NODES, MAX_PAYLOAD, _ms_since
+from .link import MAX_NODES, MAX_PAYLOAD
 from .save import crc16
+from .vocab import ticks_diff
 
 PROTOCOL = 1
 GAME_VERSION = tuple([int(part) for part in __version__.split(".")[:2]])
@@ -158,7 +159,7 @@ class _Session:
             self.events.append(("phase", PHASES[phase]))
 
     def _beat_due(self, now):
-        if self._beat_at is None or _ms_since(now, self._beat_at) >= BEAT_MS:
+        if self._beat_at is None or ticks_diff(now, self._beat_at) >= BEAT_MS:
             self._beat_at = now
             return True
         return False
@@ -218,7 +219,7 @@ class Host(_Session):
             lost = []
             for node in self._guests():
                 heard = link.heard(node)
-                if heard is None or _ms_since(now, heard) >= LOST_MS:
+                if heard is None or ticks_diff(now, heard) >= LOST_MS:
                     lost.append(node)
             self.lost = lost
             self._set_phase(LOST if lost else PLAYING,
@@ -390,7 +391,7 @@ class Guest(_Session):
             self._handle(message, now)
         heard = link.heard(0) if link.node is not None else None
         if self.phase in (PLAYING, LOST, LOBBY) and self.seat is not None:
-            if heard is None or _ms_since(now, heard) >= LOST_MS or self.host_phase == LOST:
+            if heard is None or ticks_diff(now, heard) >= LOST_MS or self.host_phase == LOST:
                 self._set_phase(LOST, "link lost")
             elif self.phase == LOST:
                 self._set_phase(PLAYING if self.match is not None else LOBBY)
@@ -536,7 +537,7 @@ class Guest(_Session):
         # Ask for the whole state, at most once per RESYNC_MS (one may be on its way).
         now = self._now
         if self.link.node is None or (self._asked is not None
-                                      and _ms_since(now, self._asked) < RESYNC_MS):
+                                      and ticks_diff(now, self._asked) < RESYNC_MS):
             return
         self._asked = now
         self.link.send(0, RESYNC)

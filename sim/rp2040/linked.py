@@ -24,6 +24,7 @@ from rolit_core import Match
 from rolit_core.link import Link
 from rolit_core.lockstep import Guest, Host, LOCAL, PLAYING
 from rolit_core.rng import Random
+from rolit_core.vocab import ticks_diff
 
 ROLE = "%(role)s"
 gc.collect()
@@ -62,7 +63,7 @@ while True:
             if ROLE == "host" and not match.over and ended_at is None:
                 ended_at = now
             if ROLE == "host" and not match.over and ended_at is not None \
-                    and (now - ended_at) & 0x1FFFFFFF > 300:
+                    and ticks_diff(now, ended_at) > 300:
                 session.next_round()
                 ended_at = None
             if match.over and ended_at is None:
@@ -72,9 +73,9 @@ while True:
             if session.play(moves[rng.below(len(moves))]) is None and ROLE == "guest":
                 print("LINK try", now)
     if match is not None and match.over and ended_at is not None \
-            and (now - ended_at) & 0x1FFFFFFF > 1500:
+            and ticks_diff(now, ended_at) > 1500:
         break
-    if (now - last_gc) & 0x1FFFFFFF > 200:
+    if ticks_diff(now, last_gc) > 200:
         gc.collect()
         lowest = min(lowest, gc.mem_free())
         last_gc = now

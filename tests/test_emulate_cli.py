@@ -435,9 +435,13 @@ def test_make_emulate_sets_itself_up_and_passes_the_firmware():
 
     if shutil.which("make") is None:
         pytest.skip("no make here")
-    result = subprocess.run(["make", "-n", "-W", "package-lock.json", "-W", "requirements.txt",
-                             "emulate", "FIRMWARE=/tmp/my pico.uf2", "ARGS=--terminal"],
-                            cwd=ROOT, capture_output=True, text=True, timeout=60)
+    # Under `make test` the outer make's MAKEFLAGS and MAKELEVEL would make this one print
+    # "Entering directory" lines around the recipe.
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    result = subprocess.run(["make", "-n", "--no-print-directory", "-W", "package-lock.json",
+                             "-W", "requirements.txt", "emulate", "FIRMWARE=/tmp/my pico.uf2",
+                             "ARGS=--terminal"],
+                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert any("pip install" in line and "requirements.txt" in line for line in lines)

@@ -42,9 +42,8 @@ from .menu_screen import IDLE_MS, SETTINGS_SAVE_MS, MenuScreen  # noqa: F401
 from .play import INPUT, PHASE_NAMES, THINK, PlayScreen, computer
 from .play import BLINK_MS, FLIP_MS, HOLD_MS, PLACE_MS, RING  # noqa: F401 (for tests and docs)
 from .rng import Random, fresh_seed
-from .rounds import MatchEndScreen, PauseScreen, RoundEndScreen, TableScreen
-from .screens import POUR_MS, WIN_FLASH_MS  # noqa: F401
-from .screen import ERROR_MS, SELFTEST_EXIT_MS, TITLE_MS, Screen  # noqa: F401
+from .screen import ERROR_MS, POUR_MS, SELFTEST_EXIT_MS, TITLE_MS, WIN_FLASH_MS  # noqa: F401
+from .screen import Screen
 from .vocab import DEVICE_LEVELS, HUMAN, LEVELS, TICKS_MASK
 
 MAX_STEP_MS = 1000      # longer gaps between updates count as this
@@ -115,13 +114,11 @@ class App:
         self._save_flash = 0       # ms left of the save-error pattern
         self._reported = 0         # cues the last update reported; later ones wait for the next
         # the screens (title, self-test, error and attract only while shown: show_once and
-        # begin_attract)
+        # begin_attract; pause, round end, rounds table and match end while one of them is:
+        # between)
         self.menu_screen = MenuScreen(self)
         self.play = PlayScreen(self)
-        self.pause = PauseScreen(self)
-        self.round_end = RoundEndScreen(self)
-        self.table = TableScreen(self)
-        self.match_end = MatchEndScreen(self)
+        self._between = None
         self.attract = None
         self.screen = Screen(self)  # none yet
         self.show_once("TitleScreen")
@@ -208,8 +205,43 @@ class App:
         if self.screen is not screen:
             self.screen.hide()
         self.screen = screen
+        between = self._between
+        if between is not None and not between.holds(screen):
+            self._between = None  # with the four screens, their code goes
         screen.t = 0
         screen.enter()
+
+    def between(self):
+        """The pause, round end, rounds table and match end screens
+        (:class:`rolit_core.rounds.BetweenMoves`): their module is loaded when one of them is
+        first needed and freed once another screen is shown (a board keeps none of their code
+        while a round is played)."""
+        between = self._between
+        if between is None:
+            with use_once("rolit_core.rounds") as rounds:
+                between = self._between = rounds.BetweenMoves(self)
+            del rounds
+        return between
+
+    @property
+    def pause(self):
+        """The pause menu (:meth:`between`)."""
+        return self.between().pause
+
+    @property
+    def round_end(self):
+        """The round end (:meth:`between`)."""
+        return self.between().round_end
+
+    @property
+    def table(self):
+        """The rounds table (:meth:`between`)."""
+        return self.between().table
+
+    @property
+    def match_end(self):
+        """The match end (:meth:`between`)."""
+        return self.between().match_end
 
     def show_once(self, name):
         """Show a new ``name`` screen of :mod:`rolit_core.shows` ("TitleScreen",

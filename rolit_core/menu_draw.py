@@ -12,6 +12,10 @@ from .menu import (P_BRIGHT, P_FIRST, P_HINTS, P_PALETTE, P_PLAY, P_PLAYERS, P_R
 from .palette import BLUE, GREEN, ORANGE, RED, WHITE, YELLOW
 from .vocab import LEVELS
 
+# Only the screens loaded while shown use it (rolit_core.lifetime.use_once forgets it with this
+# module, so that a game keeps none of it).
+USED_ONCE = ("rolit_core.font",)
+
 # 8x8 pictures (rolit_core.font's letters)
 PLAY = ("..G....."
         "..GG...."

@@ -1,12 +1,35 @@
 """Between moves: the pause menu (resume, undo, restart, quit), the round end, the rounds
-table and the match end. Each is a :class:`rolit_core.screen.Screen` of the app's session."""
+table and the match end. Each is a :class:`rolit_core.screen.Screen` of the app's session.
+
+They are seen between moves only, so the app loads this module (with its pictures) when one of
+them is first needed and lets all four go together once another screen is shown
+(``App.between``): a board keeps none of their code while a round is played.
+"""
 
 from . import screens
 from .events import (BACK, CUE_ILLEGAL, CUE_TICK, CUE_UNDO, CUE_WIN, DOWN, LEFT, PAUSE_ITEMS,
                      RIGHT, SELECT, UP)
-from .screen import Screen
-from .screens import FINAL_MS, POUR_MS
+from .screen import FINAL_MS, POUR_MS, Screen
 from .vocab import HUMAN
+
+# Only these screens use them (rolit_core.lifetime.use_once forgets them with this module).
+USED_ONCE = ("rolit_core.screens", "rolit_core.font")
+
+
+class BetweenMoves:
+    """The four screens of this module for one app, made together: the rounds table reads the
+    round end's winners, and the pause menu returns to the board screen it paused."""
+
+    def __init__(self, app):
+        self.pause = PauseScreen(app)
+        self.round_end = RoundEndScreen(app)
+        self.table = TableScreen(app)
+        self.match_end = MatchEndScreen(app)
+
+    def holds(self, screen):
+        """True if ``screen`` is one of the four."""
+        return (screen is self.pause or screen is self.round_end or screen is self.table
+                or screen is self.match_end)
 
 
 class PauseScreen(Screen):

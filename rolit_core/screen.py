@@ -5,11 +5,15 @@ a time. Each update it passes the time to the screen (``pass_time``), then lets 
 (``advance``), hands it each key press and release, and has it ``draw`` the frame.
 """
 
-# How long the title and the error pattern show, and how long BACK is held to leave the
-# self-test: here, so that the app names them without loading those screens' code.
+# How long the title and the error pattern show, how long BACK is held to leave the self-test,
+# and the round end's times: here, so that the app names them without loading those screens'
+# code.
 TITLE_MS = 2400
 ERROR_MS = 3000
 SELFTEST_EXIT_MS = 1500
+FINAL_MS = 2000         # the round's final board stays this long before the bars
+POUR_MS = 40            # per ball counted into the round-end bars
+WIN_FLASH_MS = 250      # winners' bars and the newest won round blink this fast
 
 
 class Screen:

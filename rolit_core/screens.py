@@ -7,10 +7,8 @@ Each ``draw_*`` function paints into a cleared 64-entry frame list, using ``shad
 """
 
 from . import font, palette
+from .screen import FINAL_MS, POUR_MS, WIN_FLASH_MS
 
-FINAL_MS = 2000         # the round's final board stays this long before the bars
-POUR_MS = 40            # per ball counted into the round-end bars
-WIN_FLASH_MS = 250      # winners' bars and the newest won round blink this fast
 WIN_DIM = 90            # a winner's bar blinks down to this level, never off
 
 # Round-end bars and the rounds table: the matrix columns of each seat, by number of seats

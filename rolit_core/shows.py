@@ -9,6 +9,10 @@ from . import font
 from .events import BACK, CUE_TICK, SELECT
 from .screen import ERROR_MS, SELFTEST_EXIT_MS, TITLE_MS, Screen
 
+# Only the screens loaded while shown use it (rolit_core.lifetime.use_once forgets it with this
+# module, so that a game keeps none of it).
+USED_ONCE = ("rolit_core.font",)
+
 ERROR = ("R......R"
          ".R....R."
          "..R..R.."

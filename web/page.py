@@ -188,7 +188,7 @@ class Page:
         return (app.mode, app.phase if game is not None else None, app.page,
                 len(game.board.moves) if game is not None else -1,
                 id(game), app.error, app.saves, getattr(app, "illegal_reason", None),
-                getattr(getattr(app, "round_end", None), "pour_done", True),
+                app.mode != "round_end" or app.round_end.pour_done,
                 self._counted_notice())
 
     def _counted_notice(self):
@@ -213,7 +213,7 @@ class Page:
             "reason": getattr(app, "illegal_reason", None),
             "notice": self._notice,
             # the round end's bars have risen
-            "pour_done": getattr(getattr(app, "round_end", None), "pour_done", True),
+            "pour_done": app.mode != "round_end" or app.round_end.pour_done,
             "match_over": app.match is not None and app.match.over,
             "notices": self.notices,
             "settings": {

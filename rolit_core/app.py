@@ -38,12 +38,11 @@ from .events import (ATTRACT, BACK, CUE_CAPTURE, CUE_ERROR, CUE_ILLEGAL, CUE_PLA
                      ROUND_END, SELECT, SELFTEST, TABLE, TITLE, UP)
 from .game import Game, Match
 from .lifetime import use_once
-from .menu_screen import IDLE_MS, SETTINGS_SAVE_MS, MenuScreen  # noqa: F401
 from .play import INPUT, PHASE_NAMES, THINK, PlayScreen, computer
 from .play import BLINK_MS, FLIP_MS, HOLD_MS, PLACE_MS, RING  # noqa: F401 (for tests and docs)
 from .rng import Random, fresh_seed
 from .screen import ERROR_MS, POUR_MS, SELFTEST_EXIT_MS, TITLE_MS, WIN_FLASH_MS  # noqa: F401
-from .screen import Screen
+from .screen import IDLE_MS, SETTINGS_SAVE_MS, Screen  # noqa: F401
 from .vocab import DEVICE_LEVELS, HUMAN, LEVELS, TICKS_MASK
 
 MAX_STEP_MS = 1000      # longer gaps between updates count as this
@@ -113,10 +112,11 @@ class App:
         self._last = None
         self._save_flash = 0       # ms left of the save-error pattern
         self._reported = 0         # cues the last update reported; later ones wait for the next
-        # the screens (title, self-test, error and attract only while shown: show_once and
-        # begin_attract; pause, round end, rounds table and match end while one of them is:
-        # between)
-        self.menu_screen = MenuScreen(self)
+        # the screens (title, self-test, error, attract and the menu only while shown:
+        # show_once, begin_attract, menu_screen; pause, round end, rounds table and match end
+        # while one of them is: between)
+        self._menu = None
+        self._menu_index = 0       # the menu page shown last: the next visit opens on it
         self.play = PlayScreen(self)
         self._between = None
         self.attract = None
@@ -208,8 +208,25 @@ class App:
         between = self._between
         if between is not None and not between.holds(screen):
             self._between = None  # with the four screens, their code goes
+        menu = self._menu
+        if menu is not None and menu is not screen:
+            self._menu_index = menu.index
+            self._menu = None  # and with the menu screen, its code
         screen.t = 0
         screen.enter()
+
+    @property
+    def menu_screen(self):
+        """The setup menu (:class:`rolit_core.menu_screen.MenuScreen`): its module is loaded
+        for each visit and freed once another screen is shown; each visit opens on the page
+        the last one showed."""
+        screen = self._menu
+        if screen is None:
+            with use_once("rolit_core.menu_screen") as menu_screen:
+                screen = self._menu = menu_screen.MenuScreen(self)
+            del menu_screen
+            screen.index = self._menu_index
+        return screen
 
     def between(self):
         """The pause, round end, rounds table and match end screens

@@ -6,10 +6,7 @@ page and from there to the title. The settings and pages themselves are :mod:`ro
 from . import menu
 from .events import BACK, CUE_ILLEGAL, CUE_TICK, DOWN, LEFT, RIGHT, SELECT, UP
 from .lifetime import use_once
-from .screen import Screen
-
-IDLE_MS = 60000         # menu idle time before the attract mode
-SETTINGS_SAVE_MS = 2000  # changed settings are saved when the menu rests this long
+from .screen import IDLE_MS, SETTINGS_SAVE_MS, Screen
 
 
 class MenuScreen(Screen):

@@ -6,14 +6,16 @@ a time. Each update it passes the time to the screen (``pass_time``), then lets 
 """
 
 # How long the title and the error pattern show, how long BACK is held to leave the self-test,
-# and the round end's times: here, so that the app names them without loading those screens'
-# code.
+# the round end's times and the menu's: here, so that the app names them without loading those
+# screens' code.
 TITLE_MS = 2400
 ERROR_MS = 3000
 SELFTEST_EXIT_MS = 1500
 FINAL_MS = 2000         # the round's final board stays this long before the bars
 POUR_MS = 40            # per ball counted into the round-end bars
 WIN_FLASH_MS = 250      # winners' bars and the newest won round blink this fast
+IDLE_MS = 60000         # menu idle time before the attract mode
+SETTINGS_SAVE_MS = 2000  # changed settings are saved when the menu rests this long
 
 
 class Screen:

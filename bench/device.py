@@ -4,7 +4,8 @@
     python -m bench.device --parts ai --levels hard --players 2
     python -m bench.device --parts boot,heap,frames,attract,ai
 
-Parts: ``boot`` (time to the banner and the first LED frame, the deployed code.py unchanged),
+Parts: ``boot`` (time to the first LED frame, the banner and the title, and how soon the title
+answers a key; the deployed code.py unchanged),
 ``heap`` and ``frames`` (one run: free heap at the top of code.py and after its imports, then the
 device's own main loop, title and menu, then a whole game of ``hard`` seats, 2 and 4 players:
 lowest free heap after a collection, ``App.update`` time by what the app is doing, how long each
@@ -12,8 +13,9 @@ computer move takes in the app; by default (``--seats both``) also games of one 
 pressing SELECT, against ``hard``), ``log`` (no harness at all: the deployed files as they are,
 a game set up from the menu with the buttons, one human seat pressing SELECT against ``hard``,
 and the heap's lowest as the game log prints it), ``ai`` (``bot.choose()`` alone, whole
-self-play games per level on 8x8, 2 and 4 players), ``attract`` (free heap over three emulated
-minutes of the attract mode: the trend). All times are emulated time on the 125 MHz chip, unaffected by how busy this
+self-play games per level on 8x8, 2 and 4 players), ``attract`` (free heap over ``--minutes``
+emulated minutes of the attract mode, 6 by default: the trend). All times are emulated time on
+the 125 MHz chip, unaffected by how busy this
 machine is; what the emulator gets wrong: docs/emulator.md.
 
 As a building block (the memory and AI work use it)::
@@ -728,7 +730,8 @@ def main(argv=None):
                         help="for heap: games of hard seats only, of one human (pressing SELECT) "
                         "against hard, or both")
     parser.add_argument("--games", type=int, default=1, help="for ai: games per level and count")
-    parser.add_argument("--minutes", type=float, default=3.0, help="for attract")
+    parser.add_argument("--minutes", type=float, default=6.0,
+                        help="for attract: emulated minutes of the attract mode (default 6)")
     parser.add_argument("--firmware", help="the UF2 (default: $ROLIT_FIRMWARE or "
                         "../shared/firmware/)")
     parser.add_argument("--mpy-cross", metavar="PATH", help="measure the compiled deploy "

@@ -25,11 +25,13 @@ board (:mod:`rolit_core.play`), pause, round end, rounds table and match end
 import gc
 
 # The computer players first: on a board compiling from source, the biggest module compiles
-# best while the heap is still empty (docs/memory.md).
-try:
-    from . import ai  # noqa: F401
-except ImportError:  # a build without computer players plays random moves for them
-    pass
+# best while the heap is still empty (docs/memory.md). Compiled (.mpy), nothing is compiled
+# on the board: they load when a game first needs them (play.computer), after the title.
+if not globals().get("__file__", "").endswith(".mpy"):
+    try:
+        from . import ai  # noqa: F401
+    except ImportError:  # a build without computer players plays random moves for them
+        pass
 from . import menu, palette, save
 # Keys, cues and mode names are this module's API too (drivers import them from here).
 from .events import (ATTRACT, BACK, CUE_CAPTURE, CUE_ERROR, CUE_ILLEGAL, CUE_PLACE,  # noqa: F401

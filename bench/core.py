@@ -5,7 +5,11 @@ under the MicroPython runner, and bytes allocated per game under MicroPython.
 core of this tree against the one of git revision REV (default ``main``): both are imported into
 one interpreter process and timed in interleaved rounds (ABBA order, so that a machine whose load
 drifts slows both alike), on CPython and under the MicroPython runner. A change to a hot loop
-is judged by the ratio it prints, not by two figures taken minutes apart on a shared machine."""
+is judged by the ratio it prints, not by two figures taken minutes apart on a shared machine.
+``--chip`` runs the comparison on CircuitPython's firmware in the emulated Pico instead (about
+ten minutes): emulated time, which the host's load does not change (the same games each round,
+so the rounds agree to the millisecond), the heap each core's import keeps and the heap the
+tables of an 8x8 board (``rolit_core.geometry``) keep."""
 
 import os
 import subprocess
@@ -179,8 +183,88 @@ def compare(rev="main", cpython_games=100, micro_games=10, rounds=30):
         shutil.rmtree(folder, ignore_errors=True)
 
 
+# On the chip: the heap each core's import keeps, the heap the tables of an 8x8 board keep
+# (Geometry(8), built anew after the core's first board built its own) and emulated ms per
+# round of random games, ABBA order.
+CHIP = r"""
+names = ("rolit_core", "rolit_core_base")
+games = []
+for name in names:
+    gc.collect()
+    before = gc.mem_free()
+    games.append(__import__(name).Game)
+    gc.collect()
+    fig(name + "-import", before - gc.mem_free())
+    geometry = __import__(name + ".geometry", None, None, ["Geometry"])
+    games[-1](players=4, size=8, seed=0)
+    gc.collect()
+    before = gc.mem_free()
+    tables = geometry.Geometry(8)
+    gc.collect()
+    fig(name + "-geometry-8x8", before - gc.mem_free())
+    tables = None
+    geometry = None
+from rolit_core.rng import Random
+
+
+def run(Game, count):
+    rng = Random(1)
+    gc.collect()
+    start = us()
+    for seed in range(count):
+        game = Game(players=4, size=8, seed=seed)
+        while not game.over:
+            moves = game.legal_moves()
+            game.play(moves[rng.below(len(moves))])
+    return (us() - start) // 1000
+
+
+for r in range(%(rounds)d):
+    for k in ((0, 1) if r %% 2 == 0 else (1, 0)):
+        print("@LIST %%s-%%d %%d" %% (names[k], r, run(games[k], %(count)d)))
+"""
+
+
+def compare_on_chip(rev="main", count=4, rounds=2):
+    """``(figures, {name: [ms per round]})`` of this tree's rules core and REV's on the chip."""
+    import shutil
+    from bench import device
+    folder = tempfile.mkdtemp(prefix="rolit-compare-")
+    try:
+        base = _export(rev, folder)
+        files = dict(device.deployed_files())
+        for name in os.listdir(base):
+            with open(os.path.join(base, name), "rb") as handle:
+                files["rolit_core_base/" + name] = handle.read()
+        result = device.run_on_chip(CHIP % {"rounds": rounds, "count": count}, files=files,
+                                    timeout_ms=3600000)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    if not result.ok:
+        raise SystemExit("bench core --compare --chip: %s\n%s" % (result.problem,
+                                                                 result.console[-1500:]))
+    times = {"rolit_core": [], "rolit_core_base": []}
+    for key, values in result.lists.items():
+        times[key.rsplit("-", 1)[0]].extend(values)
+    return result.figures, times
+
+
 def main_compare(argv):
+    chip = "--chip" in argv
+    argv = [word for word in argv if word != "--chip"]
     rev = argv[1] if len(argv) > 1 else "main"
+    if chip:
+        figures, times = compare_on_chip(rev)
+        print("this tree (rolit_core) against %s (rolit_core_base) on the emulated Pico, "
+              "CircuitPython's firmware, source deploy:" % rev)
+        for name in ("rolit_core", "rolit_core_base"):
+            print("%s: its import keeps %s B, the tables of an 8x8 board %s B; random 4-player "
+                  "games: %s emulated ms per round" % (
+                      name, figures[name + "-import"], figures[name + "-geometry-8x8"],
+                      " ".join(str(ms) for ms in times[name])))
+        new, old = sum(times["rolit_core"]), sum(times["rolit_core_base"])
+        print("games: %+.1f%% emulated time against %s" % (100.0 * (new / old - 1), rev))
+        return 0
     print("this tree against %s: interleaved rounds in one process per interpreter (load %.1f)"
           % (rev, os.getloadavg()[0]))
     for label, (new, old, ratios, count) in compare(rev).items():

@@ -3,17 +3,16 @@ and the directions it has neighbours in, for each mask of directions the directi
 once, shared by every board. Kept apart from board.py so that a board compiles each of the two in
 less heap."""
 
-import sys
-
 from .vocab import BLUE, GREEN, RED, YELLOW
 
 # Directions d as (row step, column step); d and 7 - d are opposite.
 DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
-# A ray is walked cell by cell in the hottest loops. On CPython a tuple walks fastest (a range
-# costs a fifth more over a game); on a board a range takes one 16-byte block of heap where a
-# tuple of up to 7 cells takes up to 48, and walks as fast. Either indexes and iterates the same.
-_TUPLE_RAYS = sys.implementation.name == "cpython"
+# Both tables hold slices of one memoryview each, on every interpreter: on a board a slice is one
+# 16-byte block, as small as a range and a half to a third of a tuple of the same cells, and
+# walks as fast as a range. The same type everywhere means the tests' interpreters walk the
+# tables the board walks (CPython walks a tuple faster: random games 13-15% slower with slices,
+# 30% with ranges; python -m bench core --compare, --chip for the board's figures).
 
 
 class Geometry:
@@ -22,13 +21,34 @@ class Geometry:
     def __init__(self, size):
         self.size = size
         self.cells = cells = size * size
+        # Every ray is a slice of one memoryview: per direction, every line of the board in that
+        # direction, cell after cell, so that the ray from a cell is the rest of its line.
+        flat = bytearray(8 * cells)
+        where = bytearray(8 * cells)  # per direction, each cell's place among its lines
+        k = 0
+        for d in range(8):
+            dr, dc = DIRECTIONS[d]
+            for cell in range(cells):
+                row = cell // size
+                col = cell % size
+                # A line starts at a cell with no neighbour behind it in this direction.
+                if 0 <= row - dr < size and 0 <= col - dc < size:
+                    continue
+                while 0 <= row < size and 0 <= col < size:
+                    flat[k] = row * size + col
+                    where[d * cells + row * size + col] = k - d * cells
+                    k += 1
+                    row += dr
+                    col += dc
+        view = memoryview(flat)
+        empty = view[0:0]
         onboard = bytearray(cells)
         rays = [()] * cells
         # Filled anew for each cell, so that building leaves almost no garbage between the
         # tables (on a board, gaps there would split the heap for the rest of the game).
         lines = [()] * 8
         # A ray of one cell is only its first cell, so every such ray ending on the same edge
-        # cell is one shared object (84 rays on 8x8 share 28 ranges: 0.9 KB less on a board).
+        # cell is one shared object (84 rays on 8x8 share 28 slices: 0.9 KB less on a board).
         single = [None] * cells
         for cell in range(cells):
             row = cell // size
@@ -42,18 +62,17 @@ class Geometry:
                 if dc:
                     length = min(length, size - 1 - col if dc > 0 else col)
                 if length:
-                    step = dr * size + dc
                     onboard[cell] |= 1 << d
-                    first = cell + step
-                    if length == 1 and not _TUPLE_RAYS:
-                        ray = single[first]
+                    at = d * cells + where[d * cells + cell] + 1
+                    if length == 1:
+                        ray = single[flat[at]]
                         if ray is None:
-                            ray = single[first] = range(first, first + 1)
+                            ray = single[flat[at]] = view[at:at + 1]
                     else:
-                        ray = range(first, cell + step * (length + 1), step)
-                    lines[d] = tuple(ray) if _TUPLE_RAYS else ray
+                        ray = view[at:at + length]
+                    lines[d] = ray
                 else:
-                    lines[d] = ()
+                    lines[d] = empty
             rays[cell] = tuple(lines)
         # onboard[cell]: a bit per direction d in which cell has a neighbour (rays[cell][d][0]);
         # with the rays this replaces a tuple of neighbours per cell (2.8 KB on an 8x8 board).
@@ -69,20 +88,7 @@ class Geometry:
 
 def _directions_of_masks():
     # For each 8-bit mask of occupied neighbours, the directions that are set, so that move
-    # generation looks only along lines that start with a ball.
-    if _TUPLE_RAYS:
-        # Each tuple is its lowest bit's tuple joined to the tuple of the other bits.
-        table = [()] * 256
-        for d in range(8):
-            table[1 << d] = (d,)
-        for mask in range(3, 256):
-            rest = mask & (mask - 1)
-            if rest:
-                table[mask] = table[mask ^ rest] + table[rest]
-        return tuple(table)
-    # On a board, slices of one memoryview: each is one 16-byte block where a tuple of 3 to 8
-    # directions takes 32 to 48, so the table holds 6.3 KB instead of 8.8. They iterate and
-    # index the same, a little slower.
+    # generation looks only along lines that start with a ball: slices of one memoryview.
     flat = bytearray(1024)  # every mask's directions, one mask after the other
     view = memoryview(flat)
     table = [()] * 256

@@ -8,8 +8,8 @@ drifts slows both alike), on CPython and under the MicroPython runner. A change 
 is judged by the ratio it prints, not by two figures taken minutes apart on a shared machine.
 ``--chip`` runs the comparison on CircuitPython's firmware in the emulated Pico instead (about
 ten minutes): emulated time, which the host's load does not change (the same games each round,
-so the rounds agree to the millisecond), the heap each core's import keeps and the heap the
-tables of an 8x8 board (``rolit_core.geometry``) keep."""
+so the rounds agree to the millisecond) and the heap the tables of an 8x8 board
+(``rolit_core.geometry``) keep."""
 
 import os
 import subprocess
@@ -183,18 +183,14 @@ def compare(rev="main", cpython_games=100, micro_games=10, rounds=30):
         shutil.rmtree(folder, ignore_errors=True)
 
 
-# On the chip: the heap each core's import keeps, the heap the tables of an 8x8 board keep
-# (Geometry(8), built anew after the core's first board built its own) and emulated ms per
-# round of random games, ABBA order.
+# On the chip: the heap the tables of an 8x8 board keep (Geometry(8), built anew after the
+# core's first board built its own) and emulated ms per round of random games, ABBA order.
+# (What an import keeps is not compared: the first core imported interns the names both use.)
 CHIP = r"""
 names = ("rolit_core", "rolit_core_base")
 games = []
 for name in names:
-    gc.collect()
-    before = gc.mem_free()
     games.append(__import__(name).Game)
-    gc.collect()
-    fig(name + "-import", before - gc.mem_free())
     geometry = __import__(name + ".geometry", None, None, ["Geometry"])
     games[-1](players=4, size=8, seed=0)
     gc.collect()
@@ -258,9 +254,8 @@ def main_compare(argv):
         print("this tree (rolit_core) against %s (rolit_core_base) on the emulated Pico, "
               "CircuitPython's firmware, source deploy:" % rev)
         for name in ("rolit_core", "rolit_core_base"):
-            print("%s: its import keeps %s B, the tables of an 8x8 board %s B; random 4-player "
-                  "games: %s emulated ms per round" % (
-                      name, figures[name + "-import"], figures[name + "-geometry-8x8"],
+            print("%s: the tables of an 8x8 board keep %s B; random 4-player games: %s "
+                  "emulated ms per round" % (name, figures[name + "-geometry-8x8"],
                       " ".join(str(ms) for ms in times[name])))
         new, old = sum(times["rolit_core"]), sum(times["rolit_core_base"])
         print("games: %+.1f%% emulated time against %s" % (100.0 * (new / old - 1), rev))

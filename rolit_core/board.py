@@ -171,8 +171,9 @@ class Board:
         # Appends the cells colour may play to out, in no order: the capturing ones if any
         # (returns True), else the whole frontier. The search fills lists of its own with it.
         # The hottest loop of the rules core keeps its own copy of the walk of captures(): a
-        # call per frontier cell made random games 5-12% slower on CPython and 5-19% under
-        # MicroPython, a call per ray 20-27% (python -m bench core --compare a2fa433).
+        # call per frontier cell made random games 5-12% slower than this copy on CPython and
+        # 5-19% under MicroPython, a call per ray 20-27% on CPython (python -m bench core
+        # --compare, each way of calling it against this copy).
         cells = self._cells
         near = self._near
         rays = self._geo.rays

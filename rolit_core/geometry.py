@@ -8,11 +8,13 @@ from .vocab import BLUE, GREEN, RED, YELLOW
 # Directions d as (row step, column step); d and 7 - d are opposite.
 DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
-# Both tables hold slices of one memoryview each, on every interpreter: on a board a slice is one
-# 16-byte block, as small as a range and a half to a third of a tuple of the same cells, and
-# walks as fast as a range. The same type everywhere means the tests' interpreters walk the
-# tables the board walks (CPython walks a tuple faster: random games 13-15% slower with slices,
-# 30% with ranges; python -m bench core --compare, --chip for the board's figures).
+# One type per table on every interpreter, so that the tests' interpreters walk the tables the
+# board walks: a ray is a range, the directions of a mask a slice of one memoryview. On a board
+# each is one 16-byte block, where a tuple of the same cells or directions takes up to 48 bytes,
+# and walks as fast. (Memoryview slices for the rays too kept 528 B more on the emulated Pico,
+# for their cells' bytes. CPython walks tuples fastest: with these tables random games take 30%
+# longer there than with tuples, 15% with slices for the rays; python -m bench core --compare,
+# --chip for the board.)
 
 
 class Geometry:
@@ -21,35 +23,15 @@ class Geometry:
     def __init__(self, size):
         self.size = size
         self.cells = cells = size * size
-        # Every ray is a slice of one memoryview: per direction, every line of the board in that
-        # direction, cell after cell, so that the ray from a cell is the rest of its line.
-        flat = bytearray(8 * cells)
-        where = bytearray(8 * cells)  # per direction, each cell's place among its lines
-        k = 0
-        for d in range(8):
-            dr, dc = DIRECTIONS[d]
-            for cell in range(cells):
-                row = cell // size
-                col = cell % size
-                # A line starts at a cell with no neighbour behind it in this direction.
-                if 0 <= row - dr < size and 0 <= col - dc < size:
-                    continue
-                while 0 <= row < size and 0 <= col < size:
-                    flat[k] = row * size + col
-                    where[d * cells + row * size + col] = k - d * cells
-                    k += 1
-                    row += dr
-                    col += dc
-        view = memoryview(flat)
-        empty = view[0:0]
         onboard = bytearray(cells)
         rays = [()] * cells
         # Filled anew for each cell, so that building leaves almost no garbage between the
         # tables (on a board, gaps there would split the heap for the rest of the game).
         lines = [()] * 8
         # A ray of one cell is only its first cell, so every such ray ending on the same edge
-        # cell is one shared object (84 rays on 8x8 share 28 slices: 0.9 KB less on a board).
+        # cell is one shared object (84 rays on 8x8 share 28 ranges: 0.9 KB less on a board).
         single = [None] * cells
+        empty = range(0)  # the ray beyond an edge, never walked: a range too, one for all
         for cell in range(cells):
             row = cell // size
             col = cell % size
@@ -62,14 +44,15 @@ class Geometry:
                 if dc:
                     length = min(length, size - 1 - col if dc > 0 else col)
                 if length:
+                    step = dr * size + dc
                     onboard[cell] |= 1 << d
-                    at = d * cells + where[d * cells + cell] + 1
+                    first = cell + step
                     if length == 1:
-                        ray = single[flat[at]]
+                        ray = single[first]
                         if ray is None:
-                            ray = single[flat[at]] = view[at:at + 1]
+                            ray = single[first] = range(first, first + 1)
                     else:
-                        ray = view[at:at + length]
+                        ray = range(first, cell + step * (length + 1), step)
                     lines[d] = ray
                 else:
                     lines[d] = empty
@@ -88,7 +71,9 @@ class Geometry:
 
 def _directions_of_masks():
     # For each 8-bit mask of occupied neighbours, the directions that are set, so that move
-    # generation looks only along lines that start with a ball: slices of one memoryview.
+    # generation looks only along lines that start with a ball.
+    # Slices of one memoryview: each is one 16-byte block where a tuple of 3 to 8 directions
+    # takes 32 to 48, so the table holds 6.3 KB on a board instead of 8.8.
     flat = bytearray(1024)  # every mask's directions, one mask after the other
     view = memoryview(flat)
     table = [()] * 256

@@ -1,4 +1,5 @@
-"""Run every benchmark and print its figures: ``python -m bench [NAME ...]``."""
+"""Run every benchmark and print its figures: ``python -m bench [NAME ...]``, or one benchmark with
+its options: ``python -m bench core --compare [REV]``."""
 
 import importlib
 import sys
@@ -10,6 +11,15 @@ BENCHMARKS = ("core", "ai", "app", "hardware", "sim", "memory", "web", "device",
 
 
 def main(argv):
+    options = []
+    for at, word in enumerate(argv):
+        if word.startswith("-"):
+            argv, options = argv[:at], argv[at:]
+            break
+    if options and len(argv) != 1:
+        print("python -m bench: options such as %s go after one benchmark's name "
+              "(python -m bench core --compare)" % options[0], file=sys.stderr)
+        return 2
     unknown = [name for name in argv if name not in BENCHMARKS]
     if unknown:
         print("python -m bench: no benchmark %s: the benchmarks are %s"
@@ -27,7 +37,15 @@ def main(argv):
                 continue
             print("== %s ==" % name)
             sys.stdout.flush()
-            module.main()
+            if options and not module.main.__code__.co_argcount:
+                print("python -m bench: %s takes no options" % name, file=sys.stderr)
+                return 2
+            if options:
+                status = module.main(options)
+                if status:
+                    return status
+            else:
+                module.main()
             print()
     except KeyboardInterrupt:  # Ctrl-C: no traceback, the usual status
         sys.stderr.write("\n")

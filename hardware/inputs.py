@@ -6,15 +6,15 @@ Every input has ``poll(now_ms, events)``: it appends the events since the last p
 names them (``rolit_core.app.UP``...), so the drivers know nothing about the game.
 
 >>> import board
->>> from hardware.inputs import Buttons, Repeat
->>> buttons = Buttons(((UP, board.GP2), (SELECT, board.GP6)), repeat=Repeat(400, 150, (UP,)))
+>>> from hardware.inputs import Buttons
+>>> buttons = Buttons(((UP, board.GP2), (SELECT, board.GP6)))
 >>> buttons.poll(now_ms, [])
 [(UP, True)]
 
 Buttons go through the built-in ``keypad`` module, which debounces them in the background; under
 Blinka (a Raspberry Pi, a PC) ``hardware.pinkeys`` reads the pins through ``digitalio`` at each
-poll instead. Held keys listed in ``Repeat(..., keys)`` auto-repeat: another ``(key, True)``
-after ``delay_ms``, then one every ``every_ms``, until released.
+poll instead. A held key is one press and, later, one release: the game repeats held arrows
+itself (``rolit_core.app.REPEAT_DELAY_MS``, ``REPEAT_MS``), the same for every input.
 
 ``Joystick`` (``hardware.joystick``) and ``OneButton`` (``hardware.onebutton``) live in their own
 modules, so a device with buttons never loads their code.
@@ -22,35 +22,7 @@ modules, so a device with buttons never loads their code.
 
 import sys
 
-from rolit_core.vocab import TICKS_MASK, ticks_diff  # noqa: F401 (ticks_diff: drivers' too)
-
-
-class Repeat:
-    """Auto-repeat for held keys: the most recently pressed of ``keys`` repeats while held."""
-
-    def __init__(self, delay_ms=400, every_ms=150, keys=()):
-        self.delay_ms = delay_ms
-        self.every_ms = every_ms
-        self.keys = keys
-        self.held = None
-        self._due = 0
-
-    def press(self, key, now_ms):
-        if key in self.keys:
-            self.held = key
-            self._due = (now_ms + self.delay_ms) & TICKS_MASK
-
-    def release(self, key):
-        if key == self.held:
-            self.held = None
-
-    def poll(self, now_ms, events):
-        """Append a repeated press if one is due (at most one per poll: a slow frame never
-        floods the game with moves)."""
-        if self.held is not None and ticks_diff(now_ms, self._due) >= 0:
-            events.append((self.held, True))
-            self._due = (now_ms + self.every_ms) & TICKS_MASK
-        return events
+from rolit_core.vocab import ticks_diff  # noqa: F401 (the drivers' clock arithmetic)
 
 
 def _keypad(module):
@@ -79,13 +51,12 @@ class Buttons:
     pull-up is used; ``False`` means buttons to 3.3 V with pull-downs (avoid on RP2350).
     """
 
-    def __init__(self, pairs, to_ground=True, repeat=None, keypad=None):
+    def __init__(self, pairs, to_ground=True, keypad=None):
         keypad = _keypad(keypad)
         self.keys = tuple([key for key, _ in pairs])
         self._scanner = keypad.Keys(tuple([pin for _, pin in pairs]),
                                     value_when_pressed=not to_ground, pull=True)
         self._event = keypad.Event()
-        self.repeat = repeat
         self.down = []  # keys held now
 
     def poll(self, now_ms, events):
@@ -103,23 +74,15 @@ class Buttons:
                 if key not in self.down:
                     self.down.append(key)
                 events.append((key, True))
-                if self.repeat is not None:
-                    self.repeat.press(key, now_ms)
             else:
                 if key in self.down:
                     self.down.remove(key)
                 events.append((key, False))
-                if self.repeat is not None:
-                    self.repeat.release(key)
-        if self.repeat is not None:
-            self.repeat.poll(now_ms, events)
         return events
 
     def _release_all(self, events):
         for key in self.down:
             events.append((key, False))
-            if self.repeat is not None:
-                self.repeat.release(key)
         self.down = []
 
     def deinit(self):

@@ -16,11 +16,11 @@ class Joystick:
     ``dead_zone`` percent of the travel on that side, and released when it comes back within two
     thirds of that (hysteresis: no chatter at the edge). Only the axis pushed further counts, so
     there are no diagonals. ``invert_x``/``invert_y`` flip an axis, ``swap`` exchanges them (a stick
-    mounted sideways). Held directions auto-repeat through ``repeat``.
+    mounted sideways). A held direction is one press (the game repeats it).
     """
 
     def __init__(self, x_pin, y_pin, keys, dead_zone=30, invert_x=False, invert_y=False,
-                 swap=False, repeat=None, samples=16, analogio=None):
+                 swap=False, samples=16, analogio=None):
         if analogio is None:
             import analogio
         if swap:
@@ -33,7 +33,6 @@ class Joystick:
         self.dead_zone = dead_zone
         self.invert_x = invert_x
         self.invert_y = invert_y
-        self.repeat = repeat
         self.held = None
         self.warning = None
         self.calibrate(samples)
@@ -100,15 +99,9 @@ class Joystick:
         if now != self.held:
             if self.held is not None:
                 events.append((self.held, False))
-                if self.repeat is not None:
-                    self.repeat.release(self.held)
             if now is not None:
                 events.append((now, True))
-                if self.repeat is not None:
-                    self.repeat.press(now, now_ms)
             self.held = now
-        elif self.repeat is not None:
-            self.repeat.poll(now_ms, events)
         return events
 
     def deinit(self):

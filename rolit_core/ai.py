@@ -31,6 +31,7 @@ their calibration: docs/ai.md.
 """
 
 from .board import _DIRECTIONS_OF, EMPTY
+from .board import captures as _captures
 from .rng import Random, fresh_seed
 from .vocab import LEVELS
 
@@ -254,8 +255,8 @@ class _Search:
         self.base = [0] * self.cells
         self.front = 0
         self.mob = [0, 0, 0, 0, 0]
-        # The balls a leaf's move turns, written over for each leaf: one list for the whole
-        # search, where a list per leaf was a large part of its garbage (30-60 bytes each on
+        # The balls a leaf's move turns, emptied and refilled for each leaf: one list for the
+        # whole search, where a list per leaf was a large part of its garbage (30-60 bytes each on
         # a board, and every collection costs a board ~20 ms). A move turns at most 3 balls in
         # each of its 8 directions on 4x4, 5 on 6x6, 6 on 8x8.
         self.turned = [0] * (8 * (size - 2))
@@ -615,27 +616,12 @@ class _Search:
         pos = self.pos
         base = self.base
         front = self.front
-        # What the move turns (as Board._turned, in another order, which nothing here needs),
-        # into the first n items of the search's own list. Board._turned's walk, written out
-        # again on purpose: one method for both, writing into a given list, made random
-        # games of the rules core 1-2% slower on CPython (bench.core's loop).
+        # What the move turns (as Board._turned, unsorted, which nothing here needs), into the
+        # search's own list: emptied, not made anew, so that it keeps its block of heap.
         turned = self.turned
-        n = 0
+        del turned[:]
         lines = self.rays[cell]
-        for d in _DIRECTIONS_OF[near[cell]]:
-            ray = lines[d]
-            if cells[ray[0]] == colour:
-                continue
-            for other in ray:
-                seen = cells[other]
-                if seen == colour or not seen:
-                    break
-            if seen == colour:
-                for other in ray:
-                    if cells[other] == colour:
-                        break
-                    turned[n] = other
-                    n += 1
+        n = _captures(cells, lines, _DIRECTIONS_OF[near[cell]], colour, turned)
         # The board's neighbour masks stay as before the move: a turned ball's empty neighbours
         # still include the cell, which the loop over the cell's neighbours then takes off.
         gain = base[cell] + front * _POP[near[cell]]

@@ -3,17 +3,18 @@ and the directions it has neighbours in, for each mask of directions the directi
 once, shared by every board. Kept apart from board.py so that a board compiles each of the two in
 less heap."""
 
-import sys
-
 from .vocab import BLUE, GREEN, RED, YELLOW
 
 # Directions d as (row step, column step); d and 7 - d are opposite.
 DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
-# A ray is walked cell by cell in the hottest loops. On CPython a tuple walks fastest (a range
-# costs a fifth more over a game); on a board a range takes one 16-byte block of heap where a
-# tuple of up to 7 cells takes up to 48, and walks as fast. Either indexes and iterates the same.
-_TUPLE_RAYS = sys.implementation.name == "cpython"
+# One type per table on every interpreter, so that the tests' interpreters walk the tables the
+# board walks: a ray is a range, the directions of a mask a slice of one memoryview. On a board
+# each is one 16-byte block, where a tuple of the same cells or directions takes up to 48 bytes,
+# and walks as fast. (Memoryview slices for the rays too kept 528 B more on the emulated Pico,
+# for their cells' bytes. CPython walks tuples fastest: with these tables random games take 30%
+# longer there than with tuples, 15% with slices for the rays; python -m bench core --compare,
+# --chip for the board.)
 
 
 class Geometry:
@@ -30,6 +31,7 @@ class Geometry:
         # A ray of one cell is only its first cell, so every such ray ending on the same edge
         # cell is one shared object (84 rays on 8x8 share 28 ranges: 0.9 KB less on a board).
         single = [None] * cells
+        empty = range(0)  # the ray beyond an edge, never walked: a range too, one for all
         for cell in range(cells):
             row = cell // size
             col = cell % size
@@ -45,15 +47,15 @@ class Geometry:
                     step = dr * size + dc
                     onboard[cell] |= 1 << d
                     first = cell + step
-                    if length == 1 and not _TUPLE_RAYS:
+                    if length == 1:
                         ray = single[first]
                         if ray is None:
                             ray = single[first] = range(first, first + 1)
                     else:
                         ray = range(first, cell + step * (length + 1), step)
-                    lines[d] = tuple(ray) if _TUPLE_RAYS else ray
+                    lines[d] = ray
                 else:
-                    lines[d] = ()
+                    lines[d] = empty
             rays[cell] = tuple(lines)
         # onboard[cell]: a bit per direction d in which cell has a neighbour (rays[cell][d][0]);
         # with the rays this replaces a tuple of neighbours per cell (2.8 KB on an 8x8 board).
@@ -70,19 +72,8 @@ class Geometry:
 def _directions_of_masks():
     # For each 8-bit mask of occupied neighbours, the directions that are set, so that move
     # generation looks only along lines that start with a ball.
-    if _TUPLE_RAYS:
-        # Each tuple is its lowest bit's tuple joined to the tuple of the other bits.
-        table = [()] * 256
-        for d in range(8):
-            table[1 << d] = (d,)
-        for mask in range(3, 256):
-            rest = mask & (mask - 1)
-            if rest:
-                table[mask] = table[mask ^ rest] + table[rest]
-        return tuple(table)
-    # On a board, slices of one memoryview: each is one 16-byte block where a tuple of 3 to 8
-    # directions takes 32 to 48, so the table holds 6.3 KB instead of 8.8. They iterate and
-    # index the same, a little slower.
+    # Slices of one memoryview: each is one 16-byte block where a tuple of 3 to 8 directions
+    # takes 32 to 48, so the table holds 6.3 KB on a board instead of 8.8.
     flat = bytearray(1024)  # every mask's directions, one mask after the other
     view = memoryview(flat)
     table = [()] * 256

@@ -13,12 +13,21 @@ from .userfiles import UserFileError, output_path, read_input, write_atomically
 WIDTH = HEIGHT = 8
 
 
-MAX_SAVE_BYTES = 0xFFFF + 7  # the save's length field is 2 bytes (rolit_core.save)
+# A file holds the record the handheld writes too (hardware.saverecord): its header and at most
+# 65535 bytes of save. The simulator's files from before it wrote the record hold the save alone.
+MAX_SAVE_BYTES = 0xFFFF + 9
 
 
 def is_save(data):
-    """Whether ``data`` is a save of this program (perhaps damaged): ``RH``, a version it
-    reads, and a length field that matches the size (rolit_core.save's layout)."""
+    """Whether ``data`` is a save file of this program (perhaps damaged): a record as the
+    handheld writes it (``RL``, a format it reads, and a length field that matches the size:
+    hardware.saverecord), or a bare save as the simulator wrote before (``RH``, a version it
+    reads, and a length field that matches the size: rolit_core.save's layout)."""
+    from hardware.saverecord import MAGIC as RECORD
+    from hardware.saverecord import _header
+    if data[0:2] == RECORD:
+        found = _header(data)
+        return found is not None and found[0] + found[2] == len(data)
     from rolit_core.save import MAGIC, VERSIONS
     return (len(data) >= 7 and data[0:2] == MAGIC and data[2] in VERSIONS and
             (data[3] << 8 | data[4]) + 7 == len(data))
@@ -34,22 +43,31 @@ class StorageError(Exception):
 class FileStorage:
     """``load()`` / ``save(data)`` on a file, like the device's non-volatile memory.
 
+    The file holds one record as the handheld's ``FileStorage`` writes it (``hardware.filestore``,
+    docs/app.md#save-format), so a save moves between the simulator and a board either way. A
+    file the simulator wrote before it used the record (the save alone, ``RH`` ...) loads, and
+    the next save writes the record.
+
     ``save`` writes a new temporary file (a unique name: never one left there, never through a
     link), flushes it to the disk and renames it over the old one, so a failed or interrupted
     write never destroys the last good save. ``failure`` holds why
-    the last save failed (None after a good one), for the screen to show.
+    the last save failed (None after a good one), for the screen to show; ``error`` why the
+    file's save could not be loaded (for the App's error screen).
     """
 
     def __init__(self, path):
         self.path = path
         self.failure = None
+        self.error = None
+        self._seq = 0  # the loaded record's sequence number; the next save writes the next
 
     def check(self):
         """Raise ``StorageError`` unless ``path`` is usable: not a folder, a device or a pipe,
         not some other program's file (that is never touched), and writable (tried, then
-        tidied up). A file is this program's save if its header (``RH``, a known version, the
-        length) matches its size; one whose checksum then fails is a damaged save, which the
-        App reports on its error screen and replaces."""
+        tidied up). A file is this program's save if its header (``RL`` or, written before the
+        record, ``RH``; a known format and the length) matches its size; one whose checksum
+        then fails is a damaged save, which the App reports on its error screen and
+        replaces."""
         path = self.path
         if not path:
             raise StorageError("needs a file name (or none)")
@@ -60,33 +78,60 @@ class FileStorage:
         except UserFileError as error:
             raise StorageError(str(error))
         if data and not is_save(data):
-            from hardware.storage import MAGIC as DEVICE_MAGIC
-            what = "not a Rolit Handheld save"
-            if data[:2] == DEVICE_MAGIC:
-                what = "the handheld's own save file (ROLIT_STORAGE = \"file\"), which the " \
-                       "simulator does not read"
-            error = StorageError("%s is %s: left untouched" % (path, what))
+            error = StorageError("%s is not a Rolit Handheld save: left untouched" % path)
             error.foreign = True
             raise error
 
     def load(self):
+        from hardware.filestore import parse
+        from hardware.saverecord import MAGIC as RECORD
+        self.error = None
         try:
             with open(self.path, "rb") as file:
                 # an empty file holds no save; one too long for a save is not read in full
-                return file.read(MAX_SAVE_BYTES + 1) or None
+                data = file.read(MAX_SAVE_BYTES + 1) or None
         except FileNotFoundError:
             return None
+        if data is None or data[0:2] != RECORD:
+            return data  # a bare save (the App checks it) or nothing
+        saved, seq, problem = parse(data)
+        self._seq = seq
+        if saved is None:
+            self.error = problem
+        return saved
 
     def save(self, data):
+        from hardware.saverecord import frame
+        seq = (self._seq + 1) & 0xFFFF
+        record = frame(bytes(data), seq)
+        self._check_ours()
+
         def write(path):
             with open(path, "wb") as file:
-                file.write(bytes(data))
+                file.write(record)
         try:
             write_atomically(self.path, write)
         except OSError as error:
             self.failure = "not saved: %s" % (error.strerror or error)
             raise  # the App counts it as a failed save too
+        self._seq = seq
         self.failure = None
+
+    def _check_ours(self):
+        # Only a file this program wrote (or none) is replaced: one put there since check(),
+        # or by a caller that never checked, is left as it is.
+        try:
+            with open(self.path, "rb") as file:
+                data = file.read(MAX_SAVE_BYTES + 1)
+        except FileNotFoundError:
+            return
+        except OSError as error:
+            self.failure = "not saved: %s" % (error.strerror or error)
+            raise
+        if data and not is_save(data):
+            self.failure = "not saved: %s is not a Rolit Handheld save: left untouched" % (
+                self.path,)
+            raise OSError(self.failure)
 
 
 class Device:

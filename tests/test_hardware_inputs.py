@@ -3,7 +3,7 @@
 import pytest
 
 from device_doubles import Device
-from hardware.inputs import Buttons, Repeat, ticks_diff
+from hardware.inputs import Buttons, ticks_diff
 from hardware.joystick import Joystick
 from hardware.onebutton import OneButton
 
@@ -18,10 +18,9 @@ def device():
     dev.close()
 
 
-def buttons(device, repeat=None):
+def buttons(device):
     pins = device.board
-    return Buttons(((UP, pins.GP2), (DOWN, pins.GP3), (SELECT, pins.GP6)), repeat=repeat,
-                   keypad=device.keypad)
+    return Buttons(((UP, pins.GP2), (DOWN, pins.GP3), (SELECT, pins.GP6)), keypad=device.keypad)
 
 
 def test_ticks_diff_wraps():
@@ -63,33 +62,6 @@ def test_overflow_releases_held_keys(device):
     assert pad.poll(20, []) == [(DOWN, False)]
     assert not scanner.events.overflowed
     assert pad.down == []
-
-
-def test_auto_repeat_only_for_listed_keys(device):
-    pad = buttons(device, Repeat(400, 150, (UP, DOWN)))
-    scanner = device.keypad.ALL[-1]
-    scanner.press(0)
-    scanner.press(2)
-    assert pad.poll(1000, []) == [(UP, True), (SELECT, True)]
-    assert pad.poll(1399, []) == []
-    assert pad.poll(1400, []) == [(UP, True)]
-    assert pad.poll(1549, []) == []
-    assert pad.poll(1550, []) == [(UP, True)]
-    # A very late poll repeats once, not once per missed period.
-    assert pad.poll(3000, []) == [(UP, True)]
-    scanner.press(0, False)
-    assert pad.poll(3200, []) == [(UP, False)]
-    assert pad.poll(5000, []) == []          # SELECT is held but never repeats
-
-
-def test_auto_repeat_across_the_clock_wrap(device):
-    repeat = Repeat(400, 150, (RIGHT,))
-    start = WRAP - 100
-    repeat.press(RIGHT, start)
-    assert repeat.poll((start + 399) % WRAP, []) == []
-    assert repeat.poll((start + 400) % WRAP, []) == [(RIGHT, True)]
-    assert repeat.poll((start + 549) % WRAP, []) == []
-    assert repeat.poll((start + 550) % WRAP, []) == [(RIGHT, True)]
 
 
 def joystick(device, **options):
@@ -155,19 +127,6 @@ def test_joystick_not_connected_warns_and_uses_the_middle(device):
     stick = joystick(device)
     assert stick.centre_x == 32768
     assert "x axis" in stick.warning
-
-
-def test_joystick_auto_repeat_with_fake_clock(device):
-    values = device.analogio.VALUES
-    stick = joystick(device, repeat=Repeat(300, 100, (UP, DOWN, LEFT, RIGHT)))
-    values["GP27"] = 0
-    assert stick.poll(0, []) == [(UP, True)]
-    assert stick.poll(299, []) == []
-    assert stick.poll(300, []) == [(UP, True)]
-    assert stick.poll(400, []) == [(UP, True)]
-    values["GP27"] = 32768
-    assert stick.poll(450, []) == [(UP, False)]
-    assert stick.poll(1000, []) == []
 
 
 def test_one_button_short_long_and_hold(device):

@@ -269,7 +269,9 @@ def _save_bytes():
 
 
 @pytest.mark.parametrize("content", [b"RH", b"RHUBARB crumble: 200 g flour\n",
-                                     b"RH\x02\x00\x05abc", b"RH\x09" + b"\x00" * 30])
+                                     b"RH\x02\x00\x05abc", b"RH\x09" + b"\x00" * 30,
+                                     b"RL", b"RLE compressed picture", b"RL\x02\x00\x01\x00\x05x",
+                                     b"RL\x07" + b"\x00" * 30])
 def test_storage_refuses_a_file_that_only_begins_like_a_save(tmp_path, capsys, content):
     foreign = tmp_path / "notes.sav"
     foreign.write_bytes(content)
@@ -424,13 +426,13 @@ def test_a_game_from_the_command_line_never_replaces_an_unfinished_saved_game(tm
     assert "Nothing is saved this run, so that the unfinished game in %s is kept" % store in err
 
 
-def test_storage_names_the_handhelds_own_save_file(tmp_path, capsys):
+def test_storage_takes_the_handhelds_own_save_file(tmp_path):
     from hardware.storage import frame
     device_file = tmp_path / "rolit.sav"
     device_file.write_bytes(frame(_save_bytes(), seq=3))
-    words = one_line_error(GAME + ["--storage", str(device_file)], capsys)
-    assert "is the handheld's own save file (ROLIT_STORAGE = \"file\")" in words
-    assert words.endswith("left untouched")
+    FileStorage(str(device_file)).check()
+    app = App(storage=FileStorage(str(device_file)))
+    assert app.error is None and app.match is not None and not app.match.over
 
 
 def test_a_round_that_could_not_be_kept_stays_said_and_is_tried_again(tmp_path, monkeypatch):

@@ -337,7 +337,7 @@ class App:
     def make_ais(self):
         self.ais = {}
         for kind in self.kinds:
-            if kind != HUMAN and kind not in self.ais:
+            if kind != HUMAN and kind != LINKED and kind not in self.ais:
                 self.ais[kind] = computer(kind, self.rng.bits())
 
     def enter_round(self):

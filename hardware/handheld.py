@@ -77,6 +77,7 @@ class Handheld:
         self.inputs = []
         self.steer = None
         self.buzzer = None
+        self.cable = None  # the link's UART (hardware.uartlink), when settings.toml asks for one
         self._events = []
         self._shown = [None] * 64
         try:

@@ -397,3 +397,70 @@ def test_a_ring_of_handhelds_on_noisy_wires_ends_with_every_board_the_same(count
     # the seats' colours were given in the ring's order, one handheld each
     seats = sorted(app.linked.seat for app in table.apps[1:])
     assert seats == list(range(1, count))
+
+
+LINKED_APPS = """
+import sys
+sys.path.insert(0, "tests")
+from link_wire import Ring
+from rolit_core.app import App, SELECT, DOWN, LEFT, BACK
+from rolit_core.rng import Random
+
+ring = Ring(2, 5)
+apps = [App(seed=1 + i, link=ring.links[i]) for i in range(2)]
+rng = Random(3)
+digest = 0
+def step(events=None):
+    global digest
+    ring.step(20)
+    for i in range(2):
+        frame = apps[i].update(ring.now, (events or {}).get(i, ()))
+        for pixel in frame:
+            digest = (digest * 31 + pixel[0] * 7 + pixel[1] * 3 + pixel[2]) & 0xFFFFFF
+def tap(i, key):
+    step({i: [(key, True)]})
+    step({i: [(key, False)]})
+tap(0, SELECT)
+tap(1, SELECT)
+for _ in range(4):
+    tap(0, DOWN)
+tap(0, LEFT)   # seat 1: easy, then human...
+tap(0, LEFT)   # ...then link
+tap(0, BACK)
+tap(0, SELECT)
+tap(1, DOWN)
+tap(1, SELECT)
+for _ in range(20000):
+    if all(app.mode == "round_end" for app in apps):
+        break
+    mover = None
+    for i in range(2):
+        if apps[i].mode == "play" and apps[i].phase == "input":
+            mover = i
+    if mover is None:
+        step()
+        continue
+    cells = apps[mover].game.legal_moves()
+    apps[mover].move_cursor(cells[rng.below(len(cells))])
+    tap(mover, SELECT)
+for app in apps:
+    print(app.mode, app.play.game.board.to_text().replace("\\n", "/"), app.play.game.scores())
+print(digest)
+"""
+
+
+def test_a_linked_game_through_the_app_is_the_same_under_micropython():
+    import os
+    import subprocess
+    import sys
+
+    from micropython import run_micropython
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    here = subprocess.run([sys.executable, "-c", LINKED_APPS], cwd=root, capture_output=True,
+                          text=True, check=True).stdout
+    there = run_micropython(LINKED_APPS, files=("tests/link_wire.py",))
+    lines = here.splitlines()
+    assert lines[0].startswith("round_end ") and lines[1].startswith("round_end ")
+    assert lines[0] == lines[1]  # the same board and scores on both handhelds
+    assert there == here

@@ -95,11 +95,8 @@ class Settings:
 
 def pages(settings, linked=False):
     """The menu's pages for these settings, as ints ``kind << 3 | seat``; ``linked``: the
-    handheld has a link, so the linked game's page follows the play page."""
-    result = [P_PLAY << 3]
-    if linked:
-        result.append(P_LINKED << 3)
-    result.append(P_PLAYERS << 3)
+    handheld has a link, so the linked game's page comes last (UP from the play page)."""
+    result = [P_PLAY << 3, P_PLAYERS << 3]
     if settings.players > 1:
         for seat in range(settings.players):
             result.append(P_SEAT << 3 | seat)
@@ -108,6 +105,8 @@ def pages(settings, linked=False):
         result.append(P_TEAMS << 3)
     for kind in (P_ROUNDS, P_TIME, P_TIE, P_FIRST, P_HINTS, P_BRIGHT, P_PALETTE, P_SELFTEST):
         result.append(kind << 3)
+    if linked:
+        result.append(P_LINKED << 3)
     return result
 
 

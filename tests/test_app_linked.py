@@ -5,7 +5,7 @@ handhelds' links are wired in a ring in memory (tests/link_wire.py)."""
 import pytest
 
 from link_wire import Ring
-from rolit_core.app import BACK, DOWN, LEFT, SELECT, App
+from rolit_core.app import BACK, DOWN, LEFT, SELECT, UP, App
 from rolit_core.game import Match
 from rolit_core.link import Link
 from rolit_core.load import decode_state
@@ -96,7 +96,7 @@ class Table:
     def join(self, index):
         app = self.apps[index]
         self.to_menu(index)
-        self.tap(index, DOWN)
+        self.tap(index, UP)  # the last page, round from the play page
         assert app.page == ("linked", 0)
         self.tap(index, SELECT)
         assert app.mode == "join"
@@ -403,7 +403,7 @@ LINKED_APPS = """
 import sys
 sys.path.insert(0, "tests")
 from link_wire import Ring
-from rolit_core.app import App, SELECT, DOWN, LEFT, BACK
+from rolit_core.app import App, SELECT, DOWN, LEFT, BACK, UP
 from rolit_core.rng import Random
 
 ring = Ring(2, 5)
@@ -422,13 +422,13 @@ def tap(i, key):
     step({i: [(key, False)]})
 tap(0, SELECT)
 tap(1, SELECT)
-for _ in range(4):
+for _ in range(3):   # play, players, seat 1, seat 2
     tap(0, DOWN)
 tap(0, LEFT)   # seat 1: easy, then human...
 tap(0, LEFT)   # ...then link
 tap(0, BACK)
 tap(0, SELECT)
-tap(1, DOWN)
+tap(1, UP)
 tap(1, SELECT)
 for _ in range(20000):
     if all(app.mode == "round_end" for app in apps):

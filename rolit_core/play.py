@@ -88,7 +88,7 @@ class PlayScreen(Screen):
         self.steps_done = -1
         self.lead = 0
         self.illegal = None        # why the last SELECT was refused
-        self.how = BY_COMPUTER     # a linked game: how the move the link plays next came
+        self.how = None            # a linked game: how our move the link plays next came
 
     # -- rounds and turns -------------------------------------------------------------------
 
@@ -319,6 +319,7 @@ class PlayScreen(Screen):
 
     def refuse(self, reason):
         """A move refused by the linked game (words from the host or the link)."""
+        self.how = None
         if self.phase == WAIT and self.app.kinds[self.game.seat_of(self.game.turn)] == HUMAN:
             self.phase = INPUT
         self.flash = FLASH_MS
@@ -329,7 +330,14 @@ class PlayScreen(Screen):
         """The linked game's move ``cell``, checked: played here and shown (a move shown
         before it is finished at once)."""
         how = self.how
-        self.how = BY_COMPUTER  # another handheld's move blinks like a computer's
+        self.how = None
+        if how is None:
+            # another handheld's move: a person's lands at once, a computer's blinks first,
+            # as on the handheld that made it
+            kinds = self.app.linked.session.kinds
+            seat = self.game.seat_of(self.game.turn)
+            kind = kinds[seat] if seat < len(kinds) else HUMAN
+            how = BY_HUMAN if kind == HUMAN or kind == LINKED else BY_COMPUTER
         if self.phase == ANIMATE:
             self.lines = []
         self.show_move(cell, how)

@@ -214,9 +214,20 @@ class App:
         if self.link is None:
             self.cues.append(CUE_ILLEGAL)
             return
+        self._load_linked()
         from .linked import begin
 
         begin(self)
+
+    def _load_linked(self):
+        # The linked game's code is loaded when one begins and kept while the app lives. On a
+        # board compiling from source it needs a tidy heap: what the menu left is collected
+        # first (a MemoryError here would be a crash of the frame).
+        if _TIDY:
+            gc.collect()
+        from . import lockstep  # noqa: F401 (the biggest first)
+        if _TIDY:
+            gc.collect()
 
     def move_cursor(self, cell):
         """While a human chooses a cell: put the cursor on ``cell`` of the board being played,
@@ -520,6 +531,7 @@ class App:
             self.history = history
             self.first_choice = first_choice
             if link is not None:
+                self._load_linked()
                 from .linked import resume
 
                 resume(self, link)

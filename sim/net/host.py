@@ -41,7 +41,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 WEB_FOLDER = os.path.join(ROOT, "build", "web")
 
 PLACES = MAX_NODES - 1   # joiners
-RATE = 16384             # bytes a second from one peer, on average (a game needs < 2,000)
+RATE = 16384             # bytes a second from one peer on average (a game: 608, bench net)
 BURST = 32768            # and at once
 BAD_LIMIT = 16           # bad frames, each forgiven after BAD_FORGIVE_MS
 BAD_FORGIVE_MS = 500

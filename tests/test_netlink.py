@@ -321,7 +321,10 @@ def _closed_by_host(sock):
 WHY = {"random": "sent bad frames", "oversized": "sent bad frames",
        "flood": "sent more than 16384 bytes a second", "lies": "sent bad frames",
        "half-open": "said nothing", "silent": "went silent",
-       "garbage-greeting": "is not a Rolit joiner", "http-garbage": "HTTP request too long"}
+       "garbage-greeting": "is not a Rolit joiner", "http-garbage": "HTTP request too long",
+       "websocket-garbage": "broke the WebSocket protocol"}
+WS_OPEN = (b"GET /link HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+           b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
 HOSTILE = sorted(WHY)
 
 
@@ -340,20 +343,23 @@ def test_hostile_bytes_on_the_socket_never_change_a_board_and_are_dropped(tables
     before = (position_check(table.match), list(table.match.game.moves))
     guest_before = list(table.guests[0].match.game.moves)
     rng = random.Random(attack)
-    sock = _attacker(table.hub.port, greet=attack not in ("garbage-greeting", "http-garbage"))
+    sock = _attacker(table.hub.port, greet=attack not in ("garbage-greeting", "http-garbage",
+                                                          "websocket-garbage"))
     if attack == "half-open":
         sock.close()
         sock = _attacker(table.hub.port, greet=False)
         sock.send(b"ROLIT-LI")   # and never the rest
     elif attack == "garbage-greeting":
         sock.send(bytes(rng.getrandbits(8) for _ in range(300)))
+    elif attack == "websocket-garbage":
+        sock.send(WS_OPEN)
     elif attack == "http-garbage":
         sock.send(b"GET /" + b"x" * (hub_module.HEAD_LIMIT + 100))
     steps = 0
     dropped = False
     deadline = table.now + hub_module.GREET_MS + hub_module.SILENT_MS + 2000
     while table.now < deadline:
-        if attack == "random":
+        if attack in ("random", "websocket-garbage") and steps > 2:
             _send(sock, bytes(rng.getrandbits(8) for _ in range(rng.randrange(1, 200))))
         elif attack == "oversized":
             if steps % 10 == 0:   # 100 kB/s would be a flood: 10 frames of 1 kB a second

@@ -380,6 +380,8 @@ class NetHost:
         if peer.closing:
             return
         if peer.kind == "ws":
+            if peer.ws.state is not State.OPEN:
+                return
             peer.ws.send_binary(data)
             self._ws_out(peer)
         else:
@@ -445,7 +447,8 @@ class NetHost:
                 peer.ws_text = True  # a joiner says nothing in text after the greeting
         self._ws_out(peer)
         if ws.state is State.CLOSING or ws.state is State.CLOSED:
-            self._leave(peer, "closed the connection")
+            self._leave(peer, "closed the connection" if getattr(ws, "close_rcvd", None)
+                        else "broke the WebSocket protocol")
             return
         if stream:
             self._frames(peer, b"".join(stream), now)

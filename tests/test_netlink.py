@@ -526,7 +526,11 @@ class WsSeat:
             self.ws.send(data)
 
 
-def test_a_browser_over_websocket_plays_a_match_to_the_end(tables):
+def test_a_browser_over_websocket_plays_a_match_to_the_end(tables, monkeypatch):
+    # The client's own thread reads the socket; on a loaded machine it may lag many steps of
+    # the table's clock: the game then pauses ("link lost") and goes on, but the hub must not
+    # take that lag for a page gone silent.
+    monkeypatch.setattr(hub_module, "SILENT_MS", 600000)
     table = tables(3, 1, seed=11)
     page = WsSeat(table)
     table.seats.append(page)   # closed with the table

@@ -821,7 +821,13 @@ def _parser():
                         help="a settings.toml line, e.g. --set ROLIT_SEED=7 (repeatable); with "
                         "an existing --flash file it is written into that drive's settings.toml")
     parser.add_argument("--flash", help="keep the chip's flash (saved game, settings, drive) "
-                        "in this file: loaded if it exists, saved when you quit")
+                        "in this file: loaded if it exists, saved when you quit. With --link "
+                        "N: a folder (for pico-1.bin ... pico-N.bin) or N names separated "
+                        "by commas")
+    parser.add_argument("--link", type=_number(2, 4), metavar="N",
+                        help="N linked handhelds (2-4): N chips, their UARTs wired as the "
+                        "cable (2 crossed, 3-4 a ring), every board side by side; Tab or 1-4 "
+                        "choose the one your keys go to")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--window", action="store_true", help="the window (default with a display)")
     mode.add_argument("--terminal", action="store_true", help="the terminal mode")
@@ -968,13 +974,21 @@ def _main(argv):
     try:
         if args.fps is not None and args.console is not None:
             raise ValueError("--fps is for the window and the terminal, not --console")
-        image, toml, keys = prepare(args)
-        mode = _choose_mode(args)
+        if args.link:
+            from . import emulink
+
+            mode = _choose_mode(args)
+            chips = emulink.prepare_link(args)
+        else:
+            image, toml, keys = prepare(args)
+            mode = _choose_mode(args)
     except (ValueError, DeployError) as error:  # ImageError and FatError among them
         return _fail(str(error), 2 if type(error) is ValueError else 1)
     reason = runtime_missing()
     if reason:
         return _fail(reason, 1)
+    if args.link:
+        return emulink.run(args, mode, chips, started)
     pico = Emulator(flash=image, keys=keys)
     status = 0
     try:

@@ -25,6 +25,7 @@ LINK_TX, LINK_RX = "GP12", "GP13"  # UART0's pins where the emulated cable is wi
 LINK_SETTINGS = {"ROLIT_LINK_TX": LINK_TX, "ROLIT_LINK_RX": LINK_RX}
 FLASH_NAME = "pico-%d.bin"  # a chip's flash in a --flash folder
 CONSOLE_LINES = 3   # console lines under each board
+STATUS_LINES = 4    # and before them: the chip's state, its clock, the cable, keys waiting
 SELECTED = (255, 170, 60)
 ESCAPES = re.compile(r"\x1b\][^\x1b]*\x1b\\|\x1b\[[0-9;]*[A-Za-z]")
 
@@ -261,7 +262,7 @@ class LinkedRenderer:
     def draw(self, surface, device):
         import pygame
 
-        from .window import BACKGROUND, CASE, DIM_TEXT, TEXT
+        from .window import BACKGROUND, DIM_TEXT, TEXT
 
         self.layout(surface.get_size())
         surface.fill(BACKGROUND)
@@ -276,33 +277,34 @@ class LinkedRenderer:
         wiring = text(unit * 0.9, "cable: " + device.wiring(), DIM_TEXT)
         surface.blit(wiring, (self.margin, help_y - wiring.get_height() - unit // 4))
         bottom = help_y - wiring.get_height() - unit // 2
+        line_h = self.boards[0].line_height(unit) + 2
+        # Room for the most lines a chip shows (its state, the counters, the cable, keys
+        # waiting, the console's last lines), so the board keeps its size as lines come.
+        status_h = (STATUS_LINES + CONSOLE_LINES) * line_h
+        pad = unit // 2
         for index, (colours, label, lines, selected) in enumerate(device.panels()):
             x, y, w, _ = self.columns[index]
-            h = bottom - y
-            frame = pygame.Rect(x, y, w, h)
-            if selected:
-                pygame.draw.rect(surface, CASE, frame, border_radius=unit // 2)
-                pygame.draw.rect(surface, SELECTED, frame, width=max(2, unit // 5),
-                                 border_radius=unit // 2)
-            pad = unit // 2
-            title = text(unit * 1.5, label, TEXT)
+            title = text(unit * 1.5, label, SELECTED if selected else TEXT)
             surface.blit(title, (x + pad, y + pad))
             if selected:
                 tag = text(unit, "keys go here", SELECTED)
                 surface.blit(tag, (x + pad + title.get_width() + unit,
                                    y + pad + title.get_height() - tag.get_height()))
             top = y + pad + title.get_height() + pad // 2
-            status_h = (len(lines) + 1) * (self.boards[index].line_height(unit) + 2)
-            side = max(40, min(w - 2 * pad, h - (top - y) - status_h - pad))
+            side = max(40, min(w - 2 * pad, bottom - top - status_h - pad))
             area = pygame.Rect(x + (w - side) // 2, top, side, side)
             self.areas[index] = area
             self.boards[index].draw(surface.subsurface(area), colours, None)
             line_y = area.bottom + pad // 2
-            for number, line in enumerate(lines):
+            for number, line in enumerate(lines[:STATUS_LINES + CONSOLE_LINES]):
                 shown = self._fit(text, unit, line, w - 2 * pad)
                 surface.blit(text(unit, shown, TEXT if number == 0 else DIM_TEXT),
                              (x + pad, line_y))
-                line_y += self.boards[index].line_height(unit) + 2
+                line_y += line_h
+            if selected:
+                frame = pygame.Rect(x, y, w, min(bottom, area.bottom + pad + status_h) - y)
+                pygame.draw.rect(surface, SELECTED, frame, width=max(2, unit // 5),
+                                 border_radius=unit // 2)
 
     @staticmethod
     def _fit(text, unit, line, width):

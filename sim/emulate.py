@@ -701,8 +701,9 @@ class EmulatedDevice:
                  if line.strip() and "\x1b" not in line]
         wall = self._clock() - self._started
         status = [self.state(),
-                  "%.1f s emulated in %.0f s here, %d frames" % (self.pico.ms / 1000, wall,
-                                                                 len(self.pico.frames))]
+                  "%.1f s emulated in %.0f s here, %d frame%s" % (
+                      self.pico.ms / 1000, wall, len(self.pico.frames),
+                      "" if len(self.pico.frames) == 1 else "s")]
         if self.first_frame is not None:
             status.append("first LED frame at %.1f s emulated, %.0f s here" % self.first_frame)
         if self.keys:

@@ -15,7 +15,7 @@ import re
 import sys
 import time
 
-from .emulate import (INTERRUPTED, KEY_NAMES, MAX_QUEUED_KEYS, EmulatedDevice, Emulator,
+from .emulate import (KEY_NAMES, MAX_QUEUED_KEYS, EmulatedDevice, Emulator,
                       EmulatorError, _fail, check_settings, parse_setting, prepare_chip,
                       run_together)
 from .rp2040.images import ImageError
@@ -489,4 +489,4 @@ def power_off(picos, paths):
     return status
 
 
-__all__ = ["INTERRUPTED", "LinkedDevice", "flash_paths", "prepare_link", "render_linked", "run"]
+__all__ = ["LinkedDevice", "flash_paths", "prepare_link", "render_linked", "run"]

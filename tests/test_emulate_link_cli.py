@@ -9,6 +9,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import re  # noqa: E402
+import time  # noqa: E402
 
 import pytest  # noqa: E402
 
@@ -19,8 +20,8 @@ from sim.rp2040 import images  # noqa: E402
 from sim.rp2040.fat import read_files  # noqa: E402
 from sim.rp2040.linked import Ring  # noqa: E402
 from sim.rp2040.mirror import load_settings  # noqa: E402
-from sim.terminal import BOARD_KEYS, NEXT_BOARD, decode  # noqa: E402
-from test_emulate_cli import UF2, _flash_file, emulate, firmware, refused  # noqa: E402,F401
+from sim.terminal import BOARD_KEYS, NEXT_BOARD, UNLIT, decode  # noqa: E402
+from test_emulate_cli import _flash_file, emulate, firmware, refused  # noqa: E402,F401
 
 
 # -- refused before any chip starts -----------------------------------------------------------
@@ -442,3 +443,64 @@ def test_ctrl_c_quits_with_130_and_saves_the_chips_that_started(firmware, tmp_pa
     assert [entry for entry in log if entry[0] == "save"] == [
         ("save", "1", str(tmp_path / "pico-1.bin")), ("save", "2", str(tmp_path / "pico-2.bin"))]
     assert [entry[1] for entry in log if entry[0] == "close"] == ["1", "2", "3"]
+
+
+def test_each_terminal_board_shows_its_own_chips_leds():
+    from test_sim_terminal import Screen
+
+    picos, device = _linked(3)
+    colours = [(255, 0, 0), (0, 255, 0), (0, 0, 255)]
+    for index in range(3):
+        _lit(device, index, colours[index])
+    device.devices[1].colours = [(0, 0, 0)] * 63 + [(255, 255, 255)]  # one LED lit, the last
+    for columns, width, step in ((80, 18, 1), (120, 26, 2)):
+        screen = Screen()
+        screen.feed(emulink.render_linked(device.panels(), device.wiring(), columns, 30))
+        left = (columns - (3 * width + 4)) // 2 + 1
+        for index in range(3):
+            x = left + index * (width + 2) + 1  # after the frame's column
+            got = [screen.cells.get((3 + step * row, x + (3 if step == 2 else 2) * led))
+                   for row in range(8) for led in range(8)]
+            want = [c if c != (0, 0, 0) else UNLIT for c in device.devices[index].colours]
+            assert got == want, (columns, index)
+
+
+def test_the_terminal_mode_sends_keys_to_the_board_tab_chose():
+    import pty
+    import threading
+
+    from sim import terminal
+
+    picos, device = _linked(2)
+    master, slave = pty.openpty()
+
+    def type_keys():
+        for text, pause in (("", 1.0), ("\t", 0.3), ("d", 0.6), ("1", 0.6), ("w", 0.6),
+                            ("q", 0.6)):
+            time.sleep(pause)
+            os.write(master, text.encode())
+
+    def drain():
+        while True:
+            try:
+                if not os.read(master, 65536):
+                    break
+            except OSError:
+                break
+
+    typist = threading.Thread(target=type_keys, daemon=True)
+    reader = threading.Thread(target=drain, daemon=True)
+    typist.start()
+    reader.start()
+    with open(slave, "rb", buffering=0, closefd=False) as stdin, \
+            open(slave, "w", closefd=False) as stdout:
+        terminal.run(device, lambda app: None, fps=30, stdin=stdin, stdout=stdout,
+                     screen=lambda columns, rows, colour: emulink.render_linked(
+                         device.panels(), device.wiring(), columns, rows, colour),
+                     on_board=device.choose)
+    os.close(slave)
+    os.close(master)
+    assert [key for key, _ in picos[1].pins][:1] == ["right"], (picos[1].pins, picos[0].pins)
+    assert [key for key, _ in picos[0].pins][:1] == ["up"], picos[0].pins
+    assert "right" not in [key for key, _ in picos[0].pins]
+    assert "up" not in [key for key, _ in picos[1].pins]

@@ -627,6 +627,15 @@ class EmulatedDevice:
     def before_run(self, now_ms, events=()):
         """``update`` up to the run: the keys queued and the next onto its pin; returns the
         emulated ms to run (the wall time since the last update, at most ``slice_ms``)."""
+        self.queue(events)
+        self._send_keys()
+        elapsed = self.slice_ms if self._last is None else now_ms - self._last
+        self._last = now_ms
+        return max(1, min(self.slice_ms, elapsed))
+
+    def queue(self, events):
+        """Key events ``(key, pressed)`` into the queue for the pins (the rest are counted in
+        ``dropped_keys`` once MAX_QUEUED_KEYS wait)."""
         for key, pressed in events:
             if not 0 <= key < len(KEY_NAMES):
                 continue
@@ -634,10 +643,6 @@ class EmulatedDevice:
                 self.keys.append((KEY_NAMES[key], bool(pressed)))
             else:
                 self.dropped_keys += 1
-        self._send_keys()
-        elapsed = self.slice_ms if self._last is None else now_ms - self._last
-        self._last = now_ms
-        return max(1, min(self.slice_ms, elapsed))
 
     def release_all(self):
         """Let go of every button (after the changes already queued): another handheld was

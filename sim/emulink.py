@@ -15,9 +15,8 @@ import re
 import sys
 import time
 
-from .emulate import (KEY_NAMES, MAX_QUEUED_KEYS, EmulatedDevice, Emulator,
-                      EmulatorError, _fail, check_settings, parse_setting, prepare_chip,
-                      run_together)
+from .emulate import (EmulatedDevice, Emulator, EmulatorError, _fail, check_settings,
+                      parse_setting, prepare_chip, run_together)
 from .rp2040.images import ImageError
 from .rp2040.linked import BAUD, Ring
 
@@ -100,12 +99,11 @@ class LinkedDevice:
     next one's RX pin, and gives ``events`` to the selected chip's buttons. ``devices`` are the
     chips' ``EmulatedDevice``; ``colours`` and ``app`` are the selected one's."""
 
-    def __init__(self, devices, ring, clock=time.monotonic):
+    def __init__(self, devices, ring):
         self.devices = list(devices)
         self.ring = ring
         self.selected = 0
         self.app = None
-        self._clock = clock
 
     @property
     def colours(self):
@@ -116,7 +114,7 @@ class LinkedDevice:
         the next one. ``events`` still belong to the chip selected so far, and whatever it
         holds is let go: no button stays pressed on a handheld nobody is at."""
         old = self.devices[self.selected]
-        self._queue(old, events)
+        old.queue(events)
         old.release_all()
         if isinstance(key, tuple):
             key = key[1] - 1
@@ -126,15 +124,6 @@ class LinkedDevice:
         else:
             self.selected = (self.selected + 1) % len(self.devices)
         return self.selected
-
-    @staticmethod
-    def _queue(device, events):
-        for key, pressed in events:
-            if 0 <= key < len(KEY_NAMES):
-                if len(device.keys) < MAX_QUEUED_KEYS:
-                    device.keys.append((KEY_NAMES[key], bool(pressed)))
-                else:
-                    device.dropped_keys += 1
 
     def update(self, now_ms, events=()):
         slices = [device.before_run(now_ms, events if index == self.selected else ())
@@ -202,12 +191,9 @@ def _window(device, fps, count, size=None):
             self.dirty = False
             self.frames += 1
 
-    CHOICE_KEYS = {pygame.K_TAB: None, pygame.K_1: 0, pygame.K_2: 1, pygame.K_3: 2,
-                   pygame.K_4: 3, pygame.K_KP1: 0, pygame.K_KP2: 1, pygame.K_KP3: 2,
-                   pygame.K_KP4: 3}
-    # K_KP2/K_KP4 are DOWN/LEFT in the simulator's keys: here the keypad's digits choose.
-    CHOICE_KEYS = {key: (value if value is not None else "next") for key, value in
-                   CHOICE_KEYS.items() if key not in (pygame.K_KP2, pygame.K_KP4)}
+    # The digits above the letters: the keypad's 2, 4, 6 and 8 are the simulator's directions.
+    CHOICE_KEYS = {pygame.K_TAB: "next", pygame.K_1: 0, pygame.K_2: 1, pygame.K_3: 2,
+                   pygame.K_4: 3}
     win = LinkedWindow(device, size=size or default_size(count), fps=fps,
                        title="Rolit Handheld: %d linked Picos (emulated)" % count)
     win.renderer = LinkedRenderer(count)
@@ -223,8 +209,9 @@ def default_size(count):
     except (pygame.error, IndexError):
         width, height = 1280, 800
     tall = max(360, min(height, width) * 2 // 3)
-    column = tall * 56 // 100
-    return (min(width - 40, column * count + 24), tall)
+    column = min(tall * 56 // 100, (width - 64) // count)
+    # The board as wide as its column, and under it the lines of its status and the cable's.
+    return (column * count + 24, min(tall, column + column * 2 // 3))
 
 
 HELP = ("Tab or 1-%d: choose the handheld (or click its board)   arrows/WASD, Enter/Space, "

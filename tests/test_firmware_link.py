@@ -1,18 +1,27 @@
 """The link on the real CircuitPython firmware: two emulated Picos, their UART0s crossed (TX to RX)
 as the cable does, play a match with rolit_core.lockstep over hardware.uartlink; three in a
-ring (each TX to the next RX) pass a message round (sim/rp2040/linked.py). Skips without a UF2
-(``firmware_gate``)."""
+ring (each TX to the next RX) pass a message round (sim/rp2040/linked.py); ``python -m
+sim.emulate --link 2`` quits on Ctrl-C with status 130, each chip's flash saved. Skips without a
+UF2 (``firmware_gate``)."""
 
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
 from firmware_gate import require_emulator
 from rolit_core import Match
 from sim.emulate import Emulator, run_together
+from sim.rp2040 import images
 from sim.rp2040.linked import BAUD, Noise, Ring, lines, linked_drive, play_linked, ring_drive
 
 pytestmark = pytest.mark.slow
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 PROBLEMS = ("Traceback", "MemoryError", "safe mode")
 
@@ -82,3 +91,50 @@ def test_three_chips_in_a_ring_pass_a_message_round(firmware):
     finally:
         for chip in chips:
             chip.close()
+
+
+def _hosts(parent):
+    """The pids of the emulator hosts (node host.mjs) that process ``parent`` started."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % name) as handle:
+                ppid = int(handle.read().rsplit(")", 1)[1].split()[1])
+            with open("/proc/%s/cmdline" % name, "rb") as handle:
+                command = handle.read()
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == parent and b"host.mjs" in command:
+            found.append(int(name))
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc for the chips' processes")
+def test_ctrl_c_stops_linked_chips_with_130_and_saves_each_flash(firmware, tmp_path):
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sim.emulate", "--link", "2", "--flash", str(tmp_path),
+         "--console", "600"], cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    try:
+        hosts = []
+        end = time.monotonic() + 60
+        while len(hosts) < 2 and time.monotonic() < end and process.poll() is None:
+            time.sleep(0.2)
+            hosts = _hosts(process.pid)
+        assert len(hosts) == 2, process.poll()
+        time.sleep(3)  # both chips running
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 130, err
+    assert b"Traceback" not in err, err
+    for number in (1, 2):
+        flash = images.read_flash_file(str(tmp_path / ("pico-%d.bin" % number)))
+        assert len(flash) == images.FLASH_SIZE
+    assert sorted(os.listdir(tmp_path)) == ["pico-1.bin", "pico-2.bin"]  # no temporaries
+    assert not [pid for pid in hosts if os.path.exists("/proc/%d" % pid)]  # no host left

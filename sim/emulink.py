@@ -314,14 +314,14 @@ class LinkedRenderer:
 def render_linked(panels, wiring, columns=80, rows=24, truecolour=True):
     """The terminal's screen: the boards side by side, each with its label over it (the
     selected one marked and framed in orange) and its status under it, then the cable and the
-    keys. Wide terminals get the simulator's LEDs with a gap between them; narrower ones LEDs
-    side by side, 18 columns a board."""
+    keys. Wide terminals get the simulator's LEDs with a gap between them (25 columns a board);
+    narrower ones LEDs side by side, 18 columns a board."""
     from .terminal import FRAME, LABEL, UNLIT, _clip, _foreground, sgr_background
 
     count = len(panels)
     gap = 2
-    wide = count * 26 + (count - 1) * gap <= columns and rows >= 24
-    width = 26 if wide else 18
+    wide = count * 25 + (count - 1) * gap <= columns and rows >= 24
+    width = 25 if wide else 18
     need = count * width + (count - 1) * gap
     if columns < need or rows < 16:
         return "\x1b[H\x1b[2J" + "Make the terminal at least %dx16 for %d boards" % (need, count)
@@ -346,8 +346,9 @@ def render_linked(panels, wiring, columns=80, rows=24, truecolour=True):
                 rgb = colours[y * 8 + led]
                 if not (rgb[0] or rgb[1] or rgb[2]):
                     rgb = UNLIT
-                line += sgr_background(rgb, truecolour) + "  " + frame + (" " if wide else "")
-            line += (" " if not wide else "") + reset
+                line += sgr_background(rgb, truecolour) + "  " + frame + (
+                    " " if wide and led < 7 else "")
+            line += " " + reset  # the frame's right column
             out.append("\x1b[%d;%dH%s" % (row, x, line))
             row += 1
             if wide and y < 7:

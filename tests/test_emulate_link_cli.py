@@ -365,7 +365,7 @@ def test_the_terminal_shows_the_boards_side_by_side(count, columns, rows, wide):
     starts = [column for column, _ in titles]
     assert starts == sorted(starts) and len(set(starts)) == count
     # Each board is 8 LEDs wide: 2 columns an LED, and a gap column between LEDs when wide.
-    assert (starts[1] - starts[0]) == (26 if wide else 18) + 2
+    assert (starts[1] - starts[0]) == (25 if wide else 18) + 2
     assert "cable: " + device.wiring() in " ".join(t for _, t in placed[max(placed) - 1])
 
 
@@ -453,7 +453,7 @@ def test_each_terminal_board_shows_its_own_chips_leds():
     for index in range(3):
         _lit(device, index, colours[index])
     device.devices[1].colours = [(0, 0, 0)] * 63 + [(255, 255, 255)]  # one LED lit, the last
-    for columns, width, step in ((80, 18, 1), (120, 26, 2)):
+    for columns, width, step in ((70, 18, 1), (120, 25, 2)):
         screen = Screen()
         screen.feed(emulink.render_linked(device.panels(), device.wiring(), columns, 30))
         left = (columns - (3 * width + 4)) // 2 + 1

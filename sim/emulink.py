@@ -45,9 +45,10 @@ def flash_paths(flash, count):
         if os.path.lexists(flash):
             raise ValueError("--flash %s: %s, not one file" % (flash, usage))
         raise ImageError("--flash %s: no such folder (%s)" % (flash, usage))
-    if len(names) != count or not all(names):
-        raise ValueError("--flash %s: %d name%s; %s" % (flash, len([n for n in names if n]),
-                                                        "" if len(names) == 1 else "s", usage))
+    given = [name for name in names if name]
+    if len(given) != count or len(names) != count:
+        raise ValueError("--flash %s: %d name%s; %s" % (flash, len(given),
+                                                        "" if len(given) == 1 else "s", usage))
     seen = {}
     for name in names:
         real = os.path.realpath(name)

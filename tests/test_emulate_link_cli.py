@@ -84,6 +84,8 @@ def test_a_folder_gives_each_chip_its_own_file(tmp_path):
         str(tmp_path / "pico-1.bin"), str(tmp_path / "pico-2.bin"), str(tmp_path / "pico-3.bin")]
     assert emulink.flash_paths("x.bin,y.bin", 2) == ["x.bin", "y.bin"]
     assert emulink.flash_paths(None, 4) == [None] * 4
+    with pytest.raises(ValueError, match="1 name; with --link 2"):
+        emulink.flash_paths("x.bin,", 2)
 
 
 def _args(*argv):

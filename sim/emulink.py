@@ -221,7 +221,7 @@ HELP = ("Tab or 1-%d: choose the handheld (or click its board)   arrows/WASD, En
 
 class LinkedRenderer:
     """Draws each chip's board in a column of its own: a label, the LEDs (the simulator's
-    ``Renderer``), its status; the selected one framed, "keys go here" under its label."""
+    ``Renderer``), its status; the selected one framed, "keys go here" beside its label."""
 
     def __init__(self, count):
         from .window import Renderer
@@ -279,10 +279,13 @@ class LinkedRenderer:
                 surface.blit(tag, (x + pad + title.get_width() + unit,
                                    y + pad + title.get_height() - tag.get_height()))
             top = y + pad + title.get_height() + pad // 2
-            side = max(40, min(w - 2 * pad, bottom - top - status_h - pad))
+            side = min(w - 2 * pad, bottom - top - status_h - pad)
+            if side < 24:  # a window too small for the status: the board comes first
+                side = min(w - 2 * pad, bottom - top)
             area = pygame.Rect(x + (w - side) // 2, top, side, side)
             self.areas[index] = area
-            self.boards[index].draw(surface.subsurface(area), colours, None)
+            if side >= 8 and surface.get_rect().contains(area):
+                self.boards[index].draw(surface.subsurface(area), colours, None)
             line_y = area.bottom + pad // 2
             for number, line in enumerate(lines[:STATUS_LINES + CONSOLE_LINES]):
                 shown = self._fit(text, unit, line, w - 2 * pad)

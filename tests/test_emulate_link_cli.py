@@ -317,6 +317,18 @@ def test_the_window_shows_every_board_side_by_side_and_the_selected_one(count, s
         win.close()
 
 
+@pytest.mark.parametrize("size", [(160, 120), (300, 900), (2400, 300)])
+def test_the_window_draws_four_boards_at_any_size_it_allows(size):
+    picos, device = _linked(4)
+    win = emulink._window(device, 30, 4, size=size)
+    try:
+        win.draw()
+        for area in win.renderer.areas:
+            assert win.surface.get_rect().contains(area)
+    finally:
+        win.close()
+
+
 def test_a_key_held_while_another_board_is_chosen_is_let_go_on_the_first():
     import pygame
 

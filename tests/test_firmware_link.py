@@ -1,8 +1,8 @@
 """The link on the real CircuitPython firmware: two emulated Picos, their UART0s crossed (TX to RX)
 as the cable does, play a match with rolit_core.lockstep over hardware.uartlink; three in a
-ring (each TX to the next RX) pass a message round (sim/rp2040/linked.py); ``python -m
-sim.emulate --link 2`` quits on Ctrl-C with status 130, each chip's flash saved. Skips without a
-UF2 (``firmware_gate``)."""
+ring (each TX to the next RX) pass a message round (sim/rp2040/linked.py), and with
+``ROLIT_LONG_FIRMWARE=1`` play a 3-player round; ``python -m sim.emulate --link 2`` quits on
+Ctrl-C with status 130, each chip's flash saved. Skips without a UF2 (``firmware_gate``)."""
 
 import os
 import re
@@ -138,3 +138,30 @@ def test_ctrl_c_stops_linked_chips_with_130_and_saves_each_flash(firmware, tmp_p
         assert len(flash) == images.FLASH_SIZE
     assert sorted(os.listdir(tmp_path)) == ["pico-1.bin", "pico-2.bin"]  # no temporaries
     assert not [pid for pid in hosts if os.path.exists("/proc/%d" % pid)]  # no host left
+
+
+@pytest.mark.skipif(os.environ.get("ROLIT_LONG_FIRMWARE") != "1",
+                    reason="minutes of emulation: set ROLIT_LONG_FIRMWARE=1")
+def test_three_chips_in_a_ring_play_a_linked_round_to_the_same_end(firmware):
+    chips = [Emulator(files=linked_drive(role, seed, size=6, rounds=1, players=3))
+             for role, seed in (("host", 3), ("guest", 5), ("guest", 7))]
+    try:
+        for chip in chips:
+            chip.start()
+        play_linked(chips, 900000)
+        for chip in chips:
+            assert not [word for word in PROBLEMS if word in chip.console], chip.console[-2000:]
+        boards = [lines(chip, "board") for chip in chips]
+        assert boards[0] and boards[1] == boards[0] and boards[2] == boards[0]
+        moves = [[line.split()[0] for line in lines(chip, "move")] for chip in chips]
+        assert moves[1] == moves[0] and moves[2] == moves[0]
+        local = Match(1, 3, 6, seed=3)
+        for cell in moves[0]:
+            local.game.play(int(cell))
+        assert local.game.over
+        text, scores = re.match(r"(\S+) (\(.*\))", boards[0][0]).groups()
+        assert text == local.game.board.to_text().replace("\n", "/")
+        assert scores == str(local.game.scores())
+    finally:
+        for chip in chips:
+            chip.close()

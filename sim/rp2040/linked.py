@@ -34,14 +34,13 @@ print("LINK free after imports", gc.mem_free())
 cable = UartLink(board.GP12, board.GP13, baudrate=%(baud)d)
 link = Link()
 rng = Random(%(seed)d)
+PLAYERS = %(players)d
 if ROLE == "host":
-    match = Match(%(rounds)d, 2, %(size)d, seed=%(seed)d)
-    session = Host(link, match, ["human", "human"], [0, LOCAL], 4242)
-    my_seat = 0
+    match = Match(%(rounds)d, PLAYERS, %(size)d, seed=%(seed)d)
+    session = Host(link, match, ["human"] * PLAYERS, [0] + [LOCAL] * (PLAYERS - 1), 4242)
 else:
     session = Guest(link)
     session.join()
-    my_seat = 1
 lowest = gc.mem_free()
 started = False
 ended_at = None
@@ -70,7 +69,7 @@ while True:
                 ended_at = None
             if match.over and ended_at is None:
                 ended_at = now
-        elif session.seat_to_move() == my_seat:
+        elif session.seat_to_move() == (0 if ROLE == "host" else session.seat):
             moves = game.legal_moves()
             if session.play(moves[rng.below(len(moves))]) is None and ROLE == "guest":
                 print("LINK try", now)
@@ -88,10 +87,12 @@ print("LINK done")
 """
 
 
-def linked_drive(role, seed, size=4, rounds=2):
-    """The CIRCUITPY files of one chip: ``role`` "host" (seat 0, red) or "guest" (seat 1)."""
+def linked_drive(role, seed, size=4, rounds=2, players=2):
+    """The CIRCUITPY files of one chip: ``role`` "host" (seat 0, red; a match of ``players``
+    human seats, one for each chip) or "guest" (the seat the host gives it: seat 1 for the
+    chip after the host on a ring of two, the next free seat in the order the guests join)."""
     files = {"code.py": (CODE % {"role": role, "seed": seed, "baud": BAUD, "size": size,
-                                 "rounds": rounds}).encode()}
+                                 "rounds": rounds, "players": players}).encode()}
     folder = os.path.join(ROOT, "rolit_core")
     for name in sorted(os.listdir(folder)):
         if name.endswith(".py"):

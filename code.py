@@ -67,6 +67,7 @@ class Session:
         self.frames = 0
         self._app_error = None
         self._store_error = None
+        self._link_status = None
         self._failures = 0
         # Room for collections is planned only where the heap says what is free (MicroPython,
         # CircuitPython); on CPython the first frame after each search still collects.
@@ -81,6 +82,7 @@ class Session:
     def run(self, app):
         """Play frames until ``ROLIT_MAX_FRAMES`` (0: for ever). Exceptions propagate."""
         handheld = self.handheld
+        cable = handheld.cable
         frame_ms = self.settings.frame_ms
         storage = handheld.storage
         pacing = self.pacing
@@ -93,6 +95,8 @@ class Session:
             # this frame's slice of thinking: one clock reading a frame.
             pacing.before(app, None if last is None else ticks_diff(now, last), now)
             last = now
+            if cable is not None:
+                cable.pump(app.link, now)  # the other handhelds' bytes in, ours out
             frame = app.update(now, handheld.poll(now, app))
             handheld.show(frame)
             handheld.sound(app.cues, now)
@@ -107,6 +111,10 @@ class Session:
                 self._app_error = app.error
                 if app.error:
                     print("saved game: %s" % app.error)
+            if app.link_status != self._link_status:
+                self._link_status = app.link_status
+                if app.link_status:
+                    print("link: " + app.link_status)
             if storage.error != self._store_error:
                 self._store_error = storage.error
                 if storage.error:
@@ -116,6 +124,16 @@ class Session:
                 spent = ticks_diff(ticks_ms(), now)
                 if spent < frame_ms:
                     time.sleep((frame_ms - spent) / 1000)
+
+
+def new_link(handheld):
+    """A fresh link for the cable, or None without one (a restarted app starts its link
+    afresh: the other handhelds take it as a handheld that came back)."""
+    if handheld.cable is None:
+        return None
+    from rolit_core.link import Link
+
+    return Link()
 
 
 def main():
@@ -146,7 +164,7 @@ def main():
                   "(it is kept)" % crashes)
             storage = None
         try:
-            app = App(storage=storage, seed=seed)
+            app = App(storage=storage, seed=seed, link=new_link(handheld))
             session.run(app)
             return session
         except Exception as error:  # Ctrl-C (KeyboardInterrupt) still stops the program

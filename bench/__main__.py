@@ -7,7 +7,7 @@ import sys
 # Each module has main(), which prints its figures.
 # memory, device and link run the real firmware on the emulated Pico: tens of minutes
 # (docs/emulator.md).
-BENCHMARKS = ("core", "ai", "app", "hardware", "sim", "memory", "web", "device", "link")
+BENCHMARKS = ("core", "ai", "app", "hardware", "sim", "memory", "web", "device", "link", "net")
 
 
 def main(argv):

@@ -18,7 +18,7 @@ file), ``settings.toml`` is read directly with the same rules.
 import os
 import sys
 
-from .presets import PRESET_NAMES, PRESETS  # noqa: F401
+from .presets import LINK_PINS, PRESET_NAMES, PRESETS, RP2040_GPIO  # noqa: F401
 PIN_KEYS = ("ROLIT_MATRIX_PIN", "ROLIT_PIN_UP", "ROLIT_PIN_DOWN", "ROLIT_PIN_LEFT",
              "ROLIT_PIN_RIGHT", "ROLIT_PIN_SELECT", "ROLIT_PIN_BACK", "ROLIT_JOY_X", "ROLIT_JOY_Y",
              "ROLIT_JOY_PRESS", "ROLIT_BUZZER_PIN")
@@ -28,6 +28,13 @@ PIN_ATTRS = ("matrix_pin", "pin_up", "pin_down", "pin_left", "pin_right", "pin_s
 INPUTS = ("buttons", "joystick", "onebutton")
 PIXEL_ORDERS = ("GRB", "RGB", "BRG", "RBG", "GBR", "BGR", "GRBW", "RGBW")
 STORAGES = ("nvm", "file", "none")
+# The cable to the other handhelds (docs/hardware.md, "The link"): its two pins, from the preset
+# (LINK_PINS) unless set, and its speed. Any problem leaves the game without a link.
+LINK_KEYS = ("ROLIT_LINK_TX", "ROLIT_LINK_RX")
+LINK_BAUD_KEY = "ROLIT_LINK_BAUD"
+LINK_BAUD = 115200
+LINK_BAUD_LOW = 1200
+LINK_BAUD_HIGH = 1000000
 
 # (key, attribute, kind, default, low, high); kind "int", "bool" (0/1), or a tuple of allowed words.
 KEYS = (
@@ -69,6 +76,8 @@ class Settings:
             setattr(self, attr, default)
         for i in range(len(PIN_ATTRS)):
             setattr(self, PIN_ATTRS[i], PRESETS["pico"][i])
+        self.link_tx, self.link_rx = LINK_PINS["pico"]
+        self.link_baud = LINK_BAUD
 
 
 def read_toml(path="settings.toml", errors=None, keys=None):
@@ -222,6 +231,7 @@ def load(getenv=None, path="settings.toml"):
         else:
             setattr(settings, attr, checked)
     _check_pin_clashes(settings, errors)
+    _load_link(settings, get, errors)
     for number, key in keys:
         if key[:6] == "ROLIT_" and not _known(key):
             errors.append("%s line %d: %s is not a setting (misspelt?): ignored"
@@ -230,7 +240,7 @@ def load(getenv=None, path="settings.toml"):
 
 
 def _known(key):
-    if key == "ROLIT_PRESET" or key in PIN_KEYS:
+    if key == "ROLIT_PRESET" or key in PIN_KEYS or key in LINK_KEYS or key == LINK_BAUD_KEY:
         return True
     for known in KEYS:
         if known[0] == key:
@@ -243,14 +253,20 @@ def _known(key):
 _INPUT_PINS = {"buttons": (1, 2, 3, 4, 5, 6), "joystick": (5, 6, 7, 8, 9), "onebutton": (5,)}
 
 
-def _check_pin_clashes(settings, errors):
-    """A pin can do one job: a pin named twice is refused by name, and the later job (in
-    ``PIN_KEYS`` order: matrix, buttons, joystick, buzzer) is left out. On a board the clash
-    would stop the matrix or the buttons from starting with a confusing error."""
+def _used_pins(settings):
+    """The indexes into ``PIN_KEYS`` of the pins the settings use."""
     used = [0]
     used.extend(_INPUT_PINS[settings.input])
     if settings.volume:
         used.append(10)
+    return used
+
+
+def _check_pin_clashes(settings, errors):
+    """A pin can do one job: a pin named twice is refused by name, and the later job (in
+    ``PIN_KEYS`` order: matrix, buttons, joystick, buzzer) is left out. On a board the clash
+    would stop the matrix or the buttons from starting with a confusing error."""
+    used = _used_pins(settings)
     owners = []  # (pin name, index) of the pins taken so far
     for i in used:
         name = getattr(settings, PIN_ATTRS[i])
@@ -266,6 +282,107 @@ def _check_pin_clashes(settings, errors):
         errors.append("%s = %r is also %s: a pin does one job; %s left out"
                       % (PIN_KEYS[i], name, PIN_KEYS[clash], _PIN_JOBS[i]))
         setattr(settings, PIN_ATTRS[i], "")
+
+
+def _load_link(settings, get, errors):
+    """``link_tx``, ``link_rx`` and ``link_baud`` from the settings, or all three None (no
+    link) with the reason in ``errors``; two empty pins are no link without a word."""
+    preset = settings.preset
+    names = []
+    preset_pins = []  # which pins are the preset's, not set in settings.toml
+    problem = None
+    for i in range(2):
+        key = LINK_KEYS[i]
+        value = get(key)
+        preset_pins.append(value is None)
+        if value is None:
+            value = LINK_PINS[preset][i]
+        elif not isinstance(value, str) or (value.strip() and not _is_name(value)):
+            problem = "%s = %r is not a pin name like %r" % (key, value, LINK_PINS["pico"][i])
+            value = ""
+        names.append(value.strip())
+    tx, rx = names
+    baud = get(LINK_BAUD_KEY)
+    if baud is None:
+        baud = LINK_BAUD
+    else:
+        checked = _check(baud, "int", LINK_BAUD_LOW, LINK_BAUD_HIGH)
+        if checked is None and problem is None:
+            problem = "%s = %r %s" % (LINK_BAUD_KEY, baud,
+                                      _expect("int", LINK_BAUD_LOW, LINK_BAUD_HIGH))
+        baud = checked
+    if problem is None and (tx or rx):
+        problem = _link_pin_problem(settings, tx, rx, preset_pins)
+    settings.link_tx = settings.link_rx = settings.link_baud = None
+    if problem is not None:
+        errors.append(problem + "; no link")
+    elif tx:
+        settings.link_tx, settings.link_rx, settings.link_baud = tx, rx, baud
+
+
+def _link_pin_problem(settings, tx, rx, preset_pins):
+    """Why the link cannot have pins ``tx`` and ``rx`` (one may be ""), in words, or None.
+    ``preset_pins``: for each, True if it is the preset's (the words then say so)."""
+    if not tx or not rx:
+        given, missing = (LINK_KEYS[0], LINK_KEYS[1]) if tx else (LINK_KEYS[1], LINK_KEYS[0])
+        return ("%s = %r but %s is empty: the link needs both pins (both \"\" for none)"
+                % (given, tx or rx, missing))
+    if tx == rx:
+        return ("%s and %s are both %r: TX and RX are two pins (a loopback test joins them "
+                "with a wire)" % (LINK_KEYS[0], LINK_KEYS[1], tx))
+    for which in range(2):
+        name = (tx, rx)[which]
+        for i in _used_pins(settings):
+            if getattr(settings, PIN_ATTRS[i]) == name:
+                return ("%s = %r%s is also %s: a pin does one job (set %s and %s to two free "
+                        "pins, or both to \"\" for no link)"
+                        % (LINK_KEYS[which], name, " (the %s preset's)" % settings.preset
+                           if preset_pins[which] else "", PIN_KEYS[i], LINK_KEYS[0],
+                           LINK_KEYS[1]))
+    return _uart_pair_problem(settings.preset, tx, rx)
+
+
+def _gpio(preset, name):
+    """The RP2040 GPIO number of pin ``name`` on ``preset``'s board, or None if unknown."""
+    if preset not in RP2040_GPIO:
+        return None
+    table = RP2040_GPIO[preset]
+    if table is not None:
+        return table.get(name)
+    if name[:2] == "GP" and name[2:].isdigit() and int(name[2:]) < 30:
+        return int(name[2:])
+    return None
+
+
+def _uart_pair_problem(preset, tx, rx):
+    """On an RP2040 a UART's TX is a GPIO whose number is 0 mod 4, its RX the next one, and
+    GPIO n belongs to UART ((n + 4) // 8) % 2 (the datasheet's function table, which
+    CircuitPython's busio.UART checks): words if ``tx``/``rx`` are not such a pair, else
+    None. Pins whose number is not known here are left to busio.UART."""
+    numbers = (_gpio(preset, tx), _gpio(preset, rx))
+    if numbers[0] is None or numbers[1] is None:
+        return None
+    for i in range(2):
+        if numbers[i] % 4 != i:
+            return ("%s = %r is not a UART %s pin of the RP2040 (%s)"
+                    % (LINK_KEYS[i], (tx, rx)[i], ("TX", "RX")[i],
+                       ", ".join(_uart_pins(preset, i))))
+    units = (((numbers[0] + 4) // 8) % 2, ((numbers[1] + 4) // 8) % 2)
+    if units[0] != units[1]:
+        return ("%s = %r is UART%d's TX but %s = %r is UART%d's RX: the two pins must be one "
+                "UART's, like the %s preset's %s and %s"
+                % (LINK_KEYS[0], tx, units[0], LINK_KEYS[1], rx, units[1], preset,
+                   LINK_PINS[preset][0], LINK_PINS[preset][1]))
+    return None
+
+
+def _uart_pins(preset, kind):
+    """The pin names of ``preset``'s board that can be a UART's TX (``kind`` 0) or RX (1)."""
+    table = RP2040_GPIO[preset]
+    if table is None:
+        # GP24, GP25 and GP29 are not on the Pico's pins
+        return ["GP%d" % n for n in range(kind, 30, 4) if n not in (24, 25, 29)]
+    return [name for name in table if table[name] % 4 == kind]
 
 
 _PIN_JOBS = ("the matrix", "the up button", "the down button", "the left button",

@@ -64,7 +64,9 @@ class Handheld:
     """The parts of the device. ``keys`` are the game's (up, down, left, right, select, back).
 
     Attributes: ``matrix`` (or None), ``inputs`` (objects with ``poll(now_ms, events)``),
-    ``steer`` (for one-button mode, or None), ``buzzer`` (or None), ``storage``, ``errors``.
+    ``steer`` (for one-button mode, or None), ``buzzer`` (or None), ``cable`` (the link to the
+    other handhelds, a :class:`hardware.uartlink.UartLink`: ``cable.pump(link, now_ms)`` every
+    frame; None without a link), ``storage``, ``errors``.
     The CircuitPython modules are imported on first use (by ``hardware.parts``), so a PC can
     import this file.
     """
@@ -77,6 +79,7 @@ class Handheld:
         self.inputs = []
         self.steer = None
         self.buzzer = None
+        self.cable = None  # the link's UART (hardware.uartlink), when settings.toml asks for one
         self._events = []
         self._shown = [None] * 64
         try:

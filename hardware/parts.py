@@ -1,5 +1,5 @@
-"""Builds the handheld's parts from the settings: the matrix, the controls and the buzzer, and
-opens the storage (``open_storage``, also ``hardware.storage.open_storage``).
+"""Builds the handheld's parts from the settings: the matrix, the controls, the buzzer and the
+link's cable, and opens the storage (``open_storage``, also ``hardware.storage.open_storage``).
 
 Only ``Handheld()`` uses this, once, at start; ``code.py`` builds the handheld inside its
 start-up block (``hardware.startup``), at whose end this module is forgotten. Each problem becomes a message in ``handheld.errors`` and the part
@@ -12,10 +12,12 @@ from .nvmstore import NoStorage, NvmStorage
 
 
 def build(handheld, board):
-    """Give ``handheld`` (its ``settings``, ``keys``, ``errors``) a matrix, inputs and buzzer."""
+    """Give ``handheld`` (its ``settings``, ``keys``, ``errors``) a matrix, inputs, buzzer and
+    cable."""
     _make_matrix(handheld, board)
     _make_inputs(handheld, board)
     _make_buzzer(handheld, board)
+    _make_cable(handheld, board)
 
 
 def _pin(handheld, board, attr, what):
@@ -148,6 +150,36 @@ def _make_buzzer(handheld, board):
         handheld.buzzer = Buzzer(pin, settings.volume)
     except Exception as error:
         handheld.errors.append("buzzer: %s" % (error,))
+
+
+def _make_cable(handheld, board, busio=None):
+    """The link's UART on the settings' pins (``link_tx``, ``link_rx``; None: no link). No
+    fallback to other pins: the other handhelds are wired to these."""
+    from . import config
+
+    settings = handheld.settings
+    tx_name = getattr(settings, "link_tx", None)
+    rx_name = getattr(settings, "link_rx", None)
+    if not tx_name or not rx_name:
+        return
+    errors = handheld.errors
+    tx = config.pin(board, tx_name, "link TX", errors)
+    rx = config.pin(board, rx_name, "link RX", errors)
+    if tx is None or rx is None:
+        errors.append("link: no pins, playing without a link")
+        return
+    if not _claim(handheld, tx, "link TX") or not _claim(handheld, rx, "link RX"):
+        errors.append("link: playing without a link")
+        return
+    try:
+        from .uartlink import UartLink
+
+        handheld.cable = UartLink(tx, rx, settings.link_baud, busio)
+    except Exception as error:  # ValueError("Invalid pins"), a pin in use, no busio (ImportError)
+        handheld._pins.remove(tx)
+        handheld._pins.remove(rx)
+        errors.append("link: a UART on TX %s and RX %s at %s baud failed (%s): playing without "
+                      "a link" % (tx_name, rx_name, settings.link_baud, error))
 
 
 def open_storage(kind="nvm", path="/rolit.sav", offset=0, microcontroller=None, need=None):

@@ -51,7 +51,8 @@ def load_settings():
 
 
 def banner(settings, handheld, version):
-    """Print who is playing on what: the version, the matrix, the controls, the saving."""
+    """Print who is playing on what: the version, the matrix, the controls, the saving, the
+    link."""
     print()
     print("=" * 40)
     print("  ROLIT HANDHELD %s" % version)
@@ -67,3 +68,9 @@ def banner(settings, handheld, version):
         settings.input if handheld.inputs else "none",
         "volume %d" % settings.volume if handheld.buzzer else "off",
         type(handheld.storage).__name__))
+    cable = getattr(handheld, "cable", None)
+    if cable is not None:
+        print("link: TX %s, RX %s, %d baud" % (settings.link_tx, settings.link_rx,
+                                               cable.baudrate))
+    else:
+        print("link: none")

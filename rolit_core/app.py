@@ -45,7 +45,7 @@ from .play import BLINK_MS, FLIP_MS, HOLD_MS, PLACE_MS, RING  # noqa: F401 (for 
 from .rng import Random, fresh_seed
 from .screen import ERROR_MS, POUR_MS, SELFTEST_EXIT_MS, TITLE_MS, WIN_FLASH_MS  # noqa: F401
 from .screen import IDLE_MS, SETTINGS_SAVE_MS, Screen  # noqa: F401
-from .vocab import DEVICE_LEVELS, HUMAN, LEVELS, TICKS_MASK
+from .vocab import DEVICE_LEVELS, HUMAN, LEVELS, LINKED, TICKS_MASK
 
 MAX_STEP_MS = 1000      # longer gaps between updates count as this
 REPEAT_DELAY_MS = 400   # a held direction repeats after this...
@@ -70,10 +70,13 @@ class App:
     ``think_nodes``: search nodes a computer player may use per update (the device changes it
     between updates; 0 lets an update pass without thinking). ``think_stop``: ``None``, or a
     function the device sets that says, asked between search nodes, that this update's time
-    for thinking is up (the answer does not depend on it, only when it comes).
+    for thinking is up (the answer does not depend on it, only when it comes). ``link``: a
+    :class:`rolit_core.link.Link` whose bytes the driver carries to the other handhelds (a
+    UART, a socket), or None; with one the menu offers linked games (:mod:`rolit_core.linked`).
     """
 
-    def __init__(self, storage=None, seed=None, levels=DEVICE_LEVELS, think_nodes=20):
+    def __init__(self, storage=None, seed=None, levels=DEVICE_LEVELS, think_nodes=20,
+                 link=None):
         for level in levels:
             if level not in LEVELS:
                 raise ValueError("unknown level %r" % (level,))
@@ -83,6 +86,8 @@ class App:
         if _TIDY:
             gc.collect()
         self.storage = storage
+        self.link = link
+        self.linked = None         # the linked game being played (rolit_core.linked), if any
         self.seed = seed
         self.levels = tuple(levels)
         self.think_nodes = think_nodes
@@ -102,9 +107,9 @@ class App:
         self.time_limit = 0        # seconds per move of the game in play (0: off)
         self.hints = False
         self.ais = {}              # a computer player per level in play
-        self._first = 0            # who began round 1: the save needs it
-        self._history = []         # the moves of the finished rounds
-        self._first_choice = None  # the colour chosen to start ("play again" keeps it)
+        self.first = 0            # who began round 1: the save needs it
+        self.history = []         # the moves of the finished rounds
+        self.first_choice = None  # the colour chosen to start ("play again" keeps it)
         # keys and time
         self.keys_down = [False] * 6
         self.held_ms = [0] * 6
@@ -125,6 +130,8 @@ class App:
         self.screen = Screen(self)  # none yet
         self.show_once("TitleScreen")
         self._boot()
+        if link is None:
+            self._unlink()
         self.apply_look()
 
     # -- public state ---------------------------------------------------------------------
@@ -186,6 +193,40 @@ class App:
         if screen is not self.play or self.play.phase != THINK:
             return None
         return self.play.ai
+
+    @property
+    def link_status(self):
+        """The linked game in words ("hosting: waiting for 1 linked handheld", "link lost",
+        "the game is full"...), or None when no linked game is being played."""
+        if self.linked is None:
+            return None
+        return self.linked.status()
+
+    def seat_choices(self):
+        """What a seat can be besides "human": the levels, and "link" with a link."""
+        if self.link is None:
+            return self.levels
+        return self.levels + (LINKED,)
+
+    def begin_linked(self):
+        """From the menu: host a linked game (a seat in play is "link") or join one."""
+        if self.link is None:
+            self.cues.append(CUE_ILLEGAL)
+            return
+        self._load_linked()
+        from .linked import begin
+
+        begin(self)
+
+    def _load_linked(self):
+        # The linked game's code is loaded when one begins and kept while the app lives. On a
+        # board compiling from source it needs a tidy heap: what the menu left is collected
+        # first (a MemoryError here would be a crash of the frame).
+        if _TIDY:
+            gc.collect()
+        from . import lockstep  # noqa: F401 (the biggest first)
+        if _TIDY:
+            gc.collect()
 
     def move_cursor(self, cell):
         """While a human chooses a cell: put the cursor on ``cell`` of the board being played,
@@ -325,7 +366,7 @@ class App:
         kinds = seats if players > 1 else (HUMAN, HUMAN)
         self.begin_match(match, kinds, time_limit, self.settings.hints if hints is None else
                          bool(hints))
-        self._first_choice = None if record is not None else match.game.first if first \
+        self.first_choice = None if record is not None else match.game.first if first \
             is not None else None  # for "play again"
         self.save()
 
@@ -343,8 +384,8 @@ class App:
 
     def begin_match(self, match, kinds, time_limit, hints):
         self.match = match
-        self._first = match.game.first
-        self._history = []
+        self.first = match.game.first
+        self.history = []
         self.kinds = tuple(kinds)
         self.time_limit = time_limit
         self.hints = hints
@@ -358,13 +399,16 @@ class App:
     def make_ais(self):
         self.ais = {}
         for kind in self.kinds:
-            if kind != HUMAN and kind not in self.ais:
+            if kind != HUMAN and kind != LINKED and kind not in self.ais:
                 self.ais[kind] = computer(kind, self.rng.bits())
 
     def enter_round(self):
         self.play.begin(self.match.game)
 
     def restart_round(self):
+        if self.linked is not None:  # the other players could not take their moves back
+            self.cues.append(CUE_ILLEGAL)
+            return
         game = self.play.game
         self.match.game = Game(game.players, game.size, game.first, game.teams, game.tie)
         self.enter_round()
@@ -377,21 +421,29 @@ class App:
             self.show(self.match_end)
             self.cues.append(CUE_WIN)
             return
-        self._history.append(match.game.moves)
+        if self.linked is not None:
+            self.linked.next_round()
+            return
+        self.history.append(match.game.moves)
         match.next_round()
         self.enter_round()
         self.save()
 
     def again(self):
         """The same match once more (the colour chosen to start, or a new toss)."""
+        if self.linked is not None:
+            self.linked.again()
+            return
         m = self.match
-        match = Match(m.rounds, m.players, m.size, m.teams, m.tie, self._first_choice,
+        match = Match(m.rounds, m.players, m.size, m.teams, m.tie, self.first_choice,
                       self.rng.bits())
         self.begin_match(match, self.kinds, self.time_limit, self.hints)
         self.save()
 
     def quit(self):
-        """The match is over: back to the menu."""
+        """The match is over: back to the menu (a linked game's host ends it everywhere)."""
+        if self.linked is not None:
+            self.linked.quit()
         self.match = None
         self.show(self.menu_screen)
         self.save()
@@ -421,6 +473,8 @@ class App:
             elif dt > MAX_STEP_MS:
                 dt = MAX_STEP_MS
         self._last = now & TICKS_MASK
+        if self.linked is not None:
+            self.linked.update(self._last)
         self._advance(dt)
         if events:
             try:
@@ -484,6 +538,8 @@ class App:
         for i in range(64):
             frame[i] = black
         self.screen.draw(frame)
+        if self.linked is not None:
+            self.linked.draw_over(frame)
         if self._save_flash and self._save_flash // SAVE_ERROR_BLINK_MS % 2:
             red = shades.get(palette.RED)
             for cell in SAVE_ERROR_CELLS:
@@ -515,14 +571,29 @@ class App:
             self._corrupt(str(error) or error.__class__.__name__)
             return
         if saved is not None:
-            match, kinds, time_limit, hints, history, first_choice, clock = saved
+            match, kinds, time_limit, hints, history, first_choice, clock, link = saved
             if clock:
                 self.play.clock = clock
                 self.play.keep_clock = True
+            if link is not None and self.link is None:
+                link = None  # no link here now: the other handhelds' seats are played here
+                kinds = tuple([HUMAN if kind == LINKED else kind for kind in kinds])
             self.begin_match(match, kinds, time_limit, hints)
-            self._history = history
-            self._first_choice = first_choice
+            self.history = history
+            self.first_choice = first_choice
+            if link is not None:
+                self._load_linked()
+                from .linked import resume
+
+                resume(self, link)
             self.cues = []
+
+    def _unlink(self):
+        # Without a link, a seat the menu remembers as "link" is a human one.
+        seats = self.settings.seats
+        for seat in range(4):
+            if seats[seat] == LINKED:
+                seats[seat] = HUMAN
 
     def _corrupt(self, message):
         self.error = message
@@ -540,8 +611,11 @@ class App:
         play = self.play
         if self.match is not None and self.time_limit and play.phase == INPUT:
             clock = play.clock  # a human's countdown in progress survives a power cut
+        link = None
+        if self.linked is not None and self.match is not None:
+            link = self.linked.save_link()
         return save.encode(self.settings, self.match, self.kinds, self.time_limit, self.hints,
-                           self._first, self._history, self._first_choice, clock)
+                           self.first, self.history, self.first_choice, clock, link)
 
     def save(self):
         """Write the state; a failure (``save`` raising or returning False) sets ``error``,

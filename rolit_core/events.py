@@ -32,6 +32,8 @@ TABLE = 6
 MATCH_END = 7
 SELFTEST = 8
 ERROR = 9
+LOBBY = 10  # a linked game's host, waiting for its linked seats
+JOIN = 11   # a handheld joining a linked game
 MODE_NAMES = ("title", "menu", "attract", "play", "pause", "round_end", "table", "match_end",
-              "selftest", "error")
+              "selftest", "error", "lobby", "join")
 PAUSE_ITEMS = ("resume", "undo", "restart", "quit")

@@ -6,9 +6,11 @@ board does not keep its code while playing.
 """
 
 from .game import Match
-from .save import (_EXTRA_SIZE, MAGIC, SETTINGS_SIZE, VERSION, VERSIONS, SaveError, _frame,
+from .save import (_EXTRA_SIZE, GUEST, HOST, LINK_SIZE, MAGIC, SETTINGS_SIZE, VERSION, VERSIONS,
+                   SaveError, _frame,
                    _put_cells, _put_match, _seal, crc16)
-from .vocab import KINDS, TIE_RULES, TIME_LIMITS, seating
+from .vocab import SAVED_KINDS as KINDS
+from .vocab import TIE_RULES, TIME_LIMITS, seating
 
 
 def pack(payload):
@@ -78,7 +80,7 @@ def decode_match(data):
             or not 1 <= count <= rounds or time_limit > 3600):
         raise SaveError("saved match has a value out of range")
     for kind in kinds:
-        if kind > 4:
+        if kind >= len(KINDS):
             raise SaveError("saved match has an unknown seat kind")
     at = 14
     rounds_moves = []
@@ -107,9 +109,10 @@ def decode(data, settings):
 
 
 def decode_state(data, settings):
-    """``decode`` with two more items: ``(match, kinds, time_limit, hints, history,
-    first_choice, clock)``. A version 1 save did not keep them: its ``first_choice`` is the
-    menu's (``settings.first``) if that colour is in play, its ``clock`` 0."""
+    """``decode`` with three more items: ``(match, kinds, time_limit, hints, history,
+    first_choice, clock, link)``. A version 1 save did not keep them: its ``first_choice`` is
+    the menu's (``settings.first``) if that colour is in play, its ``clock`` 0. ``link`` is
+    ``(role, session, seat, nodes)`` for a linked game (version 3), else None."""
     version, payload = unpack_version(data)
     settings_from_bytes(settings, payload[:SETTINGS_SIZE])
     rest = payload[SETTINGS_SIZE:]
@@ -126,6 +129,12 @@ def decode_state(data, settings):
         first_choice = rest[1] or None
         clock = rest[2] << 16 | rest[3] << 8 | rest[4]
         at = 1 + _EXTRA_SIZE
+    link = None
+    if version >= 3:
+        if len(rest) < at + LINK_SIZE:
+            raise SaveError("saved link is too short")
+        link = _decode_link(rest[at:at + LINK_SIZE])
+        at += LINK_SIZE
     players, kinds, size, teams, tie, rounds, time_limit, hints, first, rounds_moves = \
         decode_match(rest[at:])
     seats = seating(players, teams)
@@ -142,7 +151,28 @@ def decode_state(data, settings):
     kinds = tuple([KINDS[k] for k in kinds[:len(seats)]])
     match = replay_match((players, kinds, size, teams, tie, rounds, time_limit, hints, first,
                           rounds_moves))
-    return match, kinds, time_limit, hints, rounds_moves[:-1], first_choice, clock
+    if link is not None:
+        role, session, seat, nodes = link
+        if (seat is not None and seat >= len(seats)) or len(nodes) > 4:
+            raise SaveError("saved link names a seat not in play")
+        link = (role, session, seat, nodes[:len(seats)])
+    return match, kinds, time_limit, hints, rounds_moves[:-1], first_choice, clock, link
+
+
+def _decode_link(data):
+    role = data[0]
+    if role not in (HOST, GUEST):
+        raise SaveError("saved link has an unknown role")
+    seat = None if data[3] == 255 else data[3]
+    if seat is not None and seat > 3:
+        raise SaveError("saved link has a seat out of range")
+    nodes = []
+    for index in range(4):
+        node = data[4 + index]
+        if node != 255 and node > 3:
+            raise SaveError("saved link has a node out of range")
+        nodes.append(None if node == 255 else node)
+    return role, data[1] << 8 | data[2], seat, tuple(nodes)
 
 
 def replay_match(session):

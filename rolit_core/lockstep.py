@@ -11,7 +11,7 @@ Messages (kind: payload; docs/link.md):
     HELLO  host -> everyone, every BEAT_MS: protocol, game version (2), session (2), phase,
            round, ply (2), checksum (2), the node of each seat (4)
     JOIN   guest -> host, every BEAT_MS until seated: protocol, game version (2)
-    SEAT   host -> guest: the seat (0-3), or REFUSED and a reason code
+    SEAT   host -> guest: the seat (0-3) and its first colour, or REFUSED and a reason code
     STATE  host -> guest: part, parts, then a share of session (2), nodes (4), match bytes
     MOVE   host -> guests: round, ply (2), cell, checksum (2) of the position after it
     TRY    guest -> host: round, ply (2), cell: the guest's player chose this move
@@ -137,6 +137,9 @@ class _Session:
         self.time_limit = 0
         self.hints = False
         self.versions = (PROTOCOL, GAME_VERSION[0], GAME_VERSION[1])  # what this side speaks
+        # What plays a checked move on the match: the app sets its board screen's, which
+        # animates the move as it plays it. Called with the cell; the default plays it.
+        self.apply = None
         self._beat_at = None
 
     def take_events(self):
@@ -172,6 +175,12 @@ class _Session:
         check = position_check(match)
         return bytes((match.round, ply >> 8, ply & 0xFF, check >> 8, check & 0xFF))
 
+    def _play_here(self, cell):
+        if self.apply is None:
+            self.match.game.play(cell)
+        else:
+            self.apply(cell)
+
     def seat_to_move(self):
         """The seat whose turn it is, or None when no round is being played."""
         match = self.match
@@ -185,13 +194,16 @@ class Host(_Session):
     handheld: a local human or a computer) or ``LOCAL`` (a linked handheld will take it).
     ``session``: a number that tells this game from another host's (random in the app)."""
 
-    def __init__(self, link, match, kinds, nodes, session, time_limit=0, hints=False):
-        if match.round != 1:
-            raise ValueError("a linked match begins at round 1")
+    def __init__(self, link, match, kinds, nodes, session, time_limit=0, hints=False,
+                 history=None, first=None):
+        if (history is None and match.round != 1) or (history is not None
+                                                       and len(history) != match.round - 1):
+            raise ValueError("a linked match begins at round 1, or names its finished rounds")
         _Session.__init__(self, link)
         link.node = 0
         self.match = match
-        self.first = match.game.first
+        self.history = list(history or ())
+        self.first = match.game.first if first is None else first
         self.kinds = tuple(kinds)
         self.nodes = list(nodes)
         self.session = session & 0xFFFF
@@ -244,6 +256,21 @@ class Host(_Session):
             return REASONS[NOT_YOUR_TURN]
         return self._apply(cell)
 
+    def resume(self):
+        """Go on with a match restored from this handheld's save: play waits (the link is
+        lost) until every guest is heard again; a guest that rejoins is given the state."""
+        self.phase = PLAYING
+        self._set_phase(LOST, "link lost")
+        self.lost = self._guests()
+
+    def restart(self, match):
+        """A new match (round 1) on the same seats, here and on every guest."""
+        self.match = match
+        self.first = match.game.first
+        self.history = []
+        for node in self._guests():
+            self._send_state(node)
+
     def next_round(self):
         """Start the next round here and on every guest."""
         moves = self.match.game.moves
@@ -273,7 +300,7 @@ class Host(_Session):
         if not game.is_legal(cell):
             return REASONS[ILLEGAL]
         ply = len(game.board._moves)
-        game.play(cell)
+        self._play_here(cell)
         check = position_check(self.match)
         payload = bytes((self.match.round, ply >> 8, ply & 0xFF, cell, check >> 8, check & 0xFF))
         for node in self._guests():
@@ -317,7 +344,7 @@ class Host(_Session):
         if node in self.nodes:
             # Seated before: it restarted. Start its streams afresh and give it the state.
             self.link.forget(node)
-            self.link.send(node, SEAT, bytes((self.nodes.index(node),)))
+            self.link.send(node, SEAT, self._seat(self.nodes.index(node)))
             if self.phase != LOBBY:
                 self._send_state(node)
             return
@@ -326,8 +353,12 @@ class Host(_Session):
             return
         seat = self.nodes.index(LOCAL)
         self.nodes[seat] = node
-        self.link.send(node, SEAT, bytes((seat,)))
+        self.link.send(node, SEAT, self._seat(seat))
         self.events.append(("seated", seat))
+
+    def _seat(self, seat):
+        # SEAT's payload: the seat, and the colour it plays first (so the guest can glow in it)
+        return bytes((seat, self.match.seat_colours[seat][0]))
 
     def _refuse(self, node, code):
         # Tell the node why, and show it here too (once per node and reason).
@@ -372,6 +403,7 @@ class Guest(_Session):
         self.phase = SEARCHING
         self.session = None
         self.seat = None
+        self.colour = None        # the colour of the seat, as SEAT said
         self.host_phase = None
         self._joining = False
         self._parts = []
@@ -434,6 +466,8 @@ class Guest(_Session):
                 self._joining = False
             elif payload[0] < 4:
                 self.seat = payload[0]
+                if len(payload) > 1 and 1 <= payload[1] <= 4:
+                    self.colour = payload[1]
                 if self.phase in (SEARCHING, REFUSED_PHASE):
                     self._set_phase(LOBBY)
         elif kind == STATE:
@@ -527,7 +561,7 @@ class Guest(_Session):
         if payload[0] != match.round or ply != mine or not game.is_legal(payload[3]):
             self._resync()
             return
-        game.play(payload[3])
+        self._play_here(payload[3])
         if position_check(match) != (payload[4] << 8 | payload[5]):
             self._resync()
             return

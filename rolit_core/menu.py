@@ -7,7 +7,8 @@ with a 3x5 digit font or a small picture, on rows 3-7 (some pages use the whole 
 """
 
 from .palette import BRIGHTNESS
-from .vocab import HUMAN, KINDS, seating
+from .vocab import HUMAN, LINKED, seating
+from .vocab import SAVED_KINDS as KINDS
 from .vocab import TIE_RULES as TIES
 from .vocab import TIME_LIMITS as TIMES
 
@@ -25,8 +26,9 @@ P_HINTS = 9
 P_BRIGHT = 10
 P_PALETTE = 11
 P_SELFTEST = 12
+P_LINKED = 13  # a linked game: host it (a seat is "link") or join one; only with a link
 PAGE_NAMES = ("play", "players", "seat", "size", "teams", "rounds", "time", "tie", "first",
-              "hints", "brightness", "palette", "self-test")
+              "hints", "brightness", "palette", "self-test", "linked")
 
 
 class Settings:
@@ -91,8 +93,9 @@ class Settings:
         settings_from_bytes(self, data)
 
 
-def pages(settings):
-    """The menu's pages for these settings, as ints ``kind << 3 | seat``."""
+def pages(settings, linked=False):
+    """The menu's pages for these settings, as ints ``kind << 3 | seat``; ``linked``: the
+    handheld has a link, so the linked game's page comes last (UP from the play page)."""
     result = [P_PLAY << 3, P_PLAYERS << 3]
     if settings.players > 1:
         for seat in range(settings.players):
@@ -102,6 +105,8 @@ def pages(settings):
         result.append(P_TEAMS << 3)
     for kind in (P_ROUNDS, P_TIME, P_TIE, P_FIRST, P_HINTS, P_BRIGHT, P_PALETTE, P_SELFTEST):
         result.append(kind << 3)
+    if linked:
+        result.append(P_LINKED << 3)
     return result
 
 
@@ -113,9 +118,20 @@ def _step(values, value, delta):
     return values[(i + delta) % len(values)]
 
 
+def hosts(settings):
+    """True when these settings make a linked game's host: a seat in play is ``"link"``."""
+    if settings.players < 2:
+        return False
+    for seat in range(settings.players):
+        if settings.seats[seat] == LINKED:
+            return True
+    return False
+
+
 def change(settings, page, delta, levels):
     """Change the setting shown on ``page`` by one step (``delta`` +1 or -1). ``levels`` are the
-    computer levels offered. Returns True if something changed."""
+    seat kinds offered besides "human" (computer levels, and "link" with a link). Returns
+    True if something changed."""
     kind = page >> 3
     if kind == P_PLAYERS:
         settings.players = (settings.players - 1 + delta) % 4 + 1

@@ -7,10 +7,10 @@ Only the menu draws them: the menu screen loads this module while it is shown
 """
 
 from . import font
-from .menu import (P_BRIGHT, P_FIRST, P_HINTS, P_PALETTE, P_PLAY, P_PLAYERS, P_ROUNDS, P_SEAT,
-                   P_SELFTEST, P_SIZE, P_TEAMS, P_TIE, P_TIME)
+from .menu import (P_BRIGHT, P_FIRST, P_HINTS, P_LINKED, P_PALETTE, P_PLAY, P_PLAYERS, P_ROUNDS,
+                   P_SEAT, P_SELFTEST, P_SIZE, P_TEAMS, P_TIE, P_TIME, hosts)
 from .palette import BLUE, GREEN, ORANGE, RED, WHITE, YELLOW
-from .vocab import LEVELS
+from .vocab import LEVELS, LINKED
 
 # Only the screens loaded while shown use it (rolit_core.lifetime.use_once forgets it with this
 # module, so that a game keeps none of it).
@@ -55,6 +55,9 @@ ICON_BRIGHT = ("W.W.W..."
 ICON_TEAMS = ("RG....YB"
               "GR....BY"
               "........")
+ICON_LINKED = ("WW....WW"
+               "WWwwwwWW"
+               "WW....WW")
 # 5-row value pictures (8 wide); "yes" and "no" at full level, in their own colours, so they read
 # on the LEDs and apart from each other without colour vision
 ON = (".......V"
@@ -72,6 +75,18 @@ HUMAN = ("...WW..."
          "..WWWW.."
          "...WW..."
          "..W..W..")
+# a seat played on another handheld: two handhelds and the cable between them
+LINK = ("........"
+        "WWW..WWW"
+        "WWWwwWWW"
+        "WWW..WWW"
+        "........")
+# join a linked game: an arrow into the handheld
+JOIN = ("...WW..."
+        "...WW..."
+        ".WWWWWW."
+        "..WWWW.."
+        "...WW...")
 RANDOM = ("...WW..."
           "..W..W.."
           ".....W.."
@@ -115,6 +130,8 @@ def draw(frame, shades, settings, page, t):
         level = settings.seats[seat]
         if level == "human":
             font.draw_picture(frame, HUMAN, 3, shades)
+        elif level == LINKED:
+            font.draw_picture(frame, LINK, 3, shades)
         else:
             # signal-strength bars: one per level
             bars = 1 + LEVELS.index(level)
@@ -168,5 +185,17 @@ def draw(frame, shades, settings, page, t):
         for x in range(8):
             frame[x] = shades.get(1 + x // 2)
         font.draw_picture(frame, ON if settings.colour_blind else OFF, 3, shades)
+    elif kind == P_LINKED:
+        font.draw_picture(frame, ICON_LINKED, 0, shades)
+        if hosts(settings):
+            # host: each seat's colour, the linked seats blinking
+            colours = settings.seat_colours()
+            width = 8 // len(colours)
+            for seat in range(len(colours)):
+                if settings.seats[seat] != LINKED or t // 400 % 2 == 0:
+                    _fill(frame, shades, colours[seat][0], 255, seat * width,
+                          4, seat * width + width, 8)
+        elif t // 600 % 2 == 0:
+            font.draw_picture(frame, JOIN, 3, shades)
     elif kind == P_SELFTEST:
         font.draw_picture(frame, SELF_TEST, 0, shades)

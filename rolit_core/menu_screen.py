@@ -17,9 +17,8 @@ class MenuScreen(Screen):
     def __init__(self, app):
         self.app = app
         self.index = 0
-        self.pages = menu.pages(app.settings)
+        self.pages = menu.pages(app.settings, app.link is not None)
         self.drawing = None  # rolit_core.menu_draw while the menu is shown
-
 
     @property
     def page(self):
@@ -27,7 +26,7 @@ class MenuScreen(Screen):
         return (menu.PAGE_NAMES[page >> 3], page & 7)
 
     def enter(self):
-        self.pages = menu.pages(self.app.settings)
+        self.pages = menu.pages(self.app.settings, self.app.link is not None)
         if self.index >= len(self.pages):
             self.index = 0
         if self.drawing is None:
@@ -54,12 +53,12 @@ class MenuScreen(Screen):
             self.index = (self.index + (1 if key == DOWN else -1)) % len(pages)
             self.t = 0
             app.cues.append(CUE_TICK)
-        elif key == LEFT or key == RIGHT or (key == SELECT and kind not in (menu.P_PLAY,
-                                                                            menu.P_SELFTEST)):
-            if menu.change(app.settings, page, -1 if key == LEFT else 1, app.levels):
+        elif key == LEFT or key == RIGHT or (key == SELECT and kind not in (
+                menu.P_PLAY, menu.P_SELFTEST, menu.P_LINKED)):
+            if menu.change(app.settings, page, -1 if key == LEFT else 1, app.seat_choices()):
                 app.cues.append(CUE_TICK)
                 app.apply_look()
-                self.pages = menu.pages(app.settings)
+                self.pages = menu.pages(app.settings, app.link is not None)
                 # stay on the same page even if pages appeared or vanished before it
                 self.index = 0
                 for i in range(len(self.pages)):
@@ -69,12 +68,18 @@ class MenuScreen(Screen):
             else:
                 app.cues.append(CUE_ILLEGAL)
         elif key == SELECT:
-            if kind == menu.P_PLAY:
+            if kind == menu.P_PLAY and app.link is not None and menu.hosts(app.settings):
+                app.begin_linked()  # a seat is "link": this handheld hosts
+            elif kind == menu.P_PLAY:
                 try:
                     app.start_from_settings()
                 except ValueError as error:  # settings the rules or the storage refuse
                     app.error = str(error)
                     app.cues.append(CUE_ILLEGAL)
+            elif kind == menu.P_LINKED:
+                if app.dirty:
+                    app.save()
+                app.begin_linked()
             else:
                 app.show_once("SelfTestScreen")
                 if app.dirty:

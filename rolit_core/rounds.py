@@ -66,7 +66,7 @@ class PauseScreen(Screen):
         kinds = self.app.kinds
         game = self.play.game
         moves = game.board.moves
-        if HUMAN not in kinds:
+        if HUMAN not in kinds or self.app.linked is not None:  # no undo in a linked game
             return 0
         only_humans = True
         for kind in kinds:

@@ -1,7 +1,7 @@
 """The words every part of the game shares, defined once: colours, seat kinds and levels, tie
 rules, who sits where, and the wrap of the device's millisecond clock.
 
-The save format numbers seat kinds and tie rules by their place in :data:`KINDS` and
+The save format numbers seat kinds and tie rules by their place in :data:`SAVED_KINDS` and
 :data:`TIE_RULES`: those orders never change.
 """
 
@@ -21,7 +21,9 @@ MAX_RECORD_CHARS = 65536  # a game record longer than this is refused (a full 8x
 HUMAN = "human"
 LEVELS = ("easy", "medium", "hard", "expert")  # the computer players, weakest first
 DEVICE_LEVELS = ("easy", "medium", "hard")     # what a board offers (expert needs a desktop)
-KINDS = (HUMAN,) + LEVELS                      # a seat's kind, by its number in a save
+KINDS = (HUMAN,) + LEVELS                      # what a seat of a game on one handheld is
+LINKED = "link"                                # a seat played on another, linked handheld
+SAVED_KINDS = KINDS + (LINKED,)                # a seat's kind, by its number in a save
 TIE_RULES = ("shared", "none")                 # tied leaders all win, or nobody does
 TIME_LIMITS = (0, 30, 60)                      # seconds per move the menu offers (0: none)
 

@@ -221,13 +221,15 @@ def menu_page(app):
 
 MODE_TITLES = {"title": "Starting", "menu": "Menu",
                "attract": "Demo: press any key", "selftest": "Self-test",
-               "error": "Saved data was damaged: starting fresh"}
+               "error": "Saved data was damaged: starting fresh",
+               "lobby": "Linked game: hosting", "join": "Linked game: joining"}
 PAUSE_WORDS = {"resume": "Resume", "undo": "Undo", "restart": "Restart round",
                "quit": "Quit to menu"}
 
 
 def describe(app, seat_names=None):
     """The information shown beside the panel: seats with points, whose turn, the move list.
+    In a linked game the first status line is the link's (``app.link_status``).
 
     Keys: ``title``; ``status`` (lines); ``seats`` (colours, label, points, to move);
     ``moves``; ``size`` (board labels, while the panel shows the board); ``cursor`` (LED x,
@@ -236,6 +238,14 @@ def describe(app, seat_names=None):
     move was refused, or a failed save); ``prompt`` (the keys that lead on from here);
     ``menu`` (the pause menu: item names and the one chosen).
     """
+    info = _describe(app, seat_names)
+    link = getattr(app, "link_status", None)
+    if link:
+        info["status"] = ("Link: " + link,) + tuple(info.get("status", ()))
+    return info
+
+
+def _describe(app, seat_names):
     game = getattr(app, "game", None)
     info = {"title": "Rolit"}
     mode = getattr(app, "mode", "")

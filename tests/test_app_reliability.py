@@ -77,7 +77,7 @@ def test_a_tossed_first_colour_is_tossed_again():
     firsts = set()
     for seed in range(12):
         again = resume(storage, seed=seed)
-        assert again.app._first_choice is None
+        assert again.app.first_choice is None
         again.app.again()
         firsts.add(again.app.game.first)
     assert firsts == {RED, GREEN}
@@ -90,7 +90,7 @@ def test_a_version_1_save_still_loads():
     assert app.game.moves == [19, 16, 8, 1, 17, 22, 28] and app.game.turn == RED
     assert app.kinds == ("human", "easy") and app.time_limit == 30 and app.hints
     assert app.match.rounds == 3 and app.game.size == 6
-    assert app._first_choice == GREEN   # version 1 kept it only as the menu's setting
+    assert app.first_choice == GREEN   # version 1 kept it only as the menu's setting
     # and the next save is written in the new format, with the same game
     play_first_legal(d)
     assert d.app.storage.data[:3] == b"RH\x02"

@@ -264,8 +264,8 @@ def test_encode_writes_what_pack_and_encode_match_describe():
             d.tap(SELECT)
             d.finish_move()
     d.wait(7000)
-    rounds = app._history + [app.game.moves]
-    session = (3, [0, 1, 3, 0], 6, False, 1, 3, 30, True, app._first, rounds)
+    rounds = app.history + [app.game.moves]
+    session = (3, [0, 1, 3, 0], 6, False, 1, 3, 30, True, app.first, rounds)
     clock = app.play.clock if app.phase == "input" else 0
     expected = load.pack(app.settings.to_bytes() + bytes((1, 2, clock >> 16, clock >> 8 & 255,
                                                           clock & 255)) + load.encode_match(session))

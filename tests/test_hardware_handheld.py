@@ -134,3 +134,81 @@ def test_two_names_of_one_pin_are_caught_when_the_parts_are_built(device, monkey
                                "buzzer: its pin is already used, left out"]
     assert handheld.matrix is not None and handheld.buzzer is None
     assert device.keypad.ALL[-1].names == ["GP3", "GP4", "GP5", "GP6", "GP7"]
+
+
+# -- the link's cable (issue 21) --------------------------------------------------------------
+
+def test_the_cable_is_built_on_the_presets_uart_pair(device):
+    handheld = build(device)
+    assert handheld.errors == []
+    uart = device.busio.ALL[-1]
+    assert handheld.cable is not None and handheld.cable._uart is uart
+    assert (uart.tx.name, uart.rx.name, uart.baudrate, uart.timeout) == ("GP12", "GP13", 115200, 0)
+    feather = build(device, ROLIT_PRESET="feather_rp2040", ROLIT_LINK_BAUD=57600)
+    uart = device.busio.ALL[-1]
+    assert feather.errors == [] and feather.cable._uart is uart
+    assert (uart.tx.name, uart.rx.name, uart.baudrate) == ("TX", "RX", 57600)
+
+
+def test_no_cable_without_a_link(device):
+    made = len(device.busio.ALL)
+    assert build(device, ROLIT_PRESET="blinka_pi").cable is None
+    assert build(device, ROLIT_LINK_TX="", ROLIT_LINK_RX="").cable is None
+    handheld = build(device, ROLIT_PIN_UP="GP12")       # a clash: refused by the settings
+    assert handheld.cable is None and "no link" in handheld.errors[0]
+    assert len(device.busio.ALL) == made                   # no UART was opened
+    assert handheld.matrix is not None and handheld.inputs  # the game goes on
+
+
+def test_a_uart_that_fails_is_reported_and_the_game_goes_on(device):
+    device.busio.FAIL = "Invalid pins"
+    handheld = build(device)
+    assert handheld.cable is None
+    assert handheld.errors == ["link: a UART on TX GP12 and RX GP13 at 115200 baud failed "
+                               "(Invalid pins): playing without a link"]
+    assert handheld.matrix is not None and len(handheld.inputs) == 1
+    assert device.keypad.ALL[-1].names == ["GP2", "GP3", "GP4", "GP5", "GP6", "GP7"]
+
+
+def test_a_link_pin_the_board_does_not_have_is_reported(device):
+    handheld = build(device, ROLIT_LINK_TX="GP40", ROLIT_LINK_RX="GP41")
+    assert handheld.cable is None
+    assert handheld.errors == ["link TX: this board has no pin 'GP40' (check settings.toml)",
+                               "link RX: this board has no pin 'GP41' (check settings.toml)",
+                               "link: no pins, playing without a link"]
+
+
+def test_a_link_pin_that_is_another_parts_under_another_name_is_caught(device, monkeypatch):
+    monkeypatch.setattr(device.board, "D1", device.board.GP2)  # D1 is the up button's GP2
+    monkeypatch.setattr(device.board, "D0", device.board.GP3)
+    handheld = build(device, ROLIT_LINK_TX="D1", ROLIT_LINK_RX="D0")
+    assert handheld.cable is None
+    assert handheld.errors == ["link TX: its pin is already used, left out",
+                               "link: playing without a link"]
+    assert device.keypad.ALL[-1].names[:2] == ["GP2", "GP3"]
+
+
+def test_a_loopback_jumper_brings_the_handhelds_own_frames_back(device):
+    from rolit_core.link import Link
+
+    device.busio.LOOPBACK = True
+    handheld = build(device)
+    link = Link(node=0)
+    link.broadcast(9, b"ring")
+    got = []
+    for now in range(0, 200, 20):
+        handheld.cable.pump(link, now)
+        got += link.receive()
+    assert [(m.source, m.kind, bytes(m.payload), m.distance) for m in got] == [(0, 9, b"ring", 1)]
+    assert handheld.cable.bytes_in == handheld.cable.bytes_out > 0
+
+
+def test_the_banner_names_the_link(device, capsys):
+    from hardware import startup
+
+    handheld = build(device)
+    startup.banner(handheld.settings, handheld, "9.9")
+    assert "link: TX GP12, RX GP13, 115200 baud" in capsys.readouterr().out
+    pi = build(device, ROLIT_PRESET="blinka_pi")
+    startup.banner(pi.settings, pi, "9.9")
+    assert "link: none" in capsys.readouterr().out

@@ -9,7 +9,7 @@ import sys
 DOUBLES = os.path.dirname(os.path.abspath(__file__))
 # In import order: keypad imports supervisor.
 DOUBLE_NAMES = ("board", "digitalio", "neopixel_write", "supervisor", "keypad", "analogio",
-                "pwmio", "microcontroller")
+                "pwmio", "microcontroller", "busio")
 # Real library code from the pinned pip packages.
 LIBRARY_NAMES = ("adafruit_pixelbuf", "neopixel")
 

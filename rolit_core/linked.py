@@ -1,0 +1,406 @@
+"""A linked game in the app: the host's lobby, a guest's join screen, and what ties the app's
+session to :mod:`rolit_core.lockstep`'s.
+
+The app loads this module when the player picks *Linked game* in the menu, or when a save of a
+linked game is resumed (:meth:`rolit_core.app.App.begin_linked`). A handheld whose menu has a
+seat of kind ``"link"`` hosts: :class:`LobbyScreen` waits for a handheld on each such seat, then
+play begins on all of them. Any other handheld joins: :class:`JoinScreen` looks for a host and
+asks for a seat with the one press that opened it, then glows in its seat's colour until play
+begins.
+
+In play each handheld's board screen shows the same moves: the host checks each move and sends
+it on, every handheld plays it with its own rules core (``session.apply`` is the board screen's
+``show_linked``, which animates it). Only the handheld whose seat is to move takes a move; the
+others show whose turn it is. Undo and restarting a round are off in a linked game (the other
+players could not take them back); a quit on the host ends the game everywhere, a guest's quit
+leaves it (the host waits for it to come back).
+"""
+
+from . import lockstep
+from .events import BACK, CUE_ERROR, CUE_ILLEGAL, CUE_START, CUE_TICK, SELECT
+from .game import Match
+from .palette import RED, WHITE
+from .play import RING
+from .save import GUEST, HOST, LINK_SIZE, largest
+from .screen import Screen
+from .vocab import HUMAN, LINKED, seating
+
+START_MS = 800        # the host starts this long after the last seat is taken
+LOST_BLINK_MS = 250   # "link lost": red marches round the border this fast
+
+
+def begin(app):
+    """From the menu: host with the menu's settings (a seat is ``"link"``), or join."""
+    settings = app.settings
+    host_here = False
+    if settings.players > 1:
+        for seat in range(settings.players):
+            if settings.seats[seat] == LINKED:
+                host_here = True
+    link = app.link
+    if host_here:
+        capacity = getattr(app.storage, "capacity", None)
+        need = largest(settings.rounds, settings.size) + LINK_SIZE
+        if type(capacity) is int and need > capacity:
+            app.error = ("a linked %d-round match on %dx%d can need %d bytes; the storage "
+                         "holds %d" % (settings.rounds, settings.size, settings.size, need,
+                                       capacity))
+            app.cues.append(CUE_ILLEGAL)
+            return
+        kinds = tuple(settings.seats[:settings.players])
+        nodes = [lockstep.LOCAL if kind == LINKED else 0 for kind in kinds]
+        match = Match(settings.rounds, settings.players, settings.size, settings.teams,
+                      settings.tie, settings.first, app.rng.bits())
+        session = lockstep.Host(link, match, kinds, nodes, app.rng.bits() & 0xFFFF or 1,
+                                settings.time_limit, settings.hints)
+        app.linked = LinkedGame(app, session, HOST)
+        app.show(LobbyScreen(app))
+    else:
+        session = lockstep.Guest(link)
+        session.join()
+        app.linked = LinkedGame(app, session, GUEST)
+        app.show(JoinScreen(app))
+
+
+def resume(app, saved_link):
+    """Go on with the linked game of the app's save: ``saved_link`` is the save's
+    ``(role, session, seat, nodes)``. The host waits for its guests to be heard again; a
+    guest asks its host for its seat back and is given the state."""
+    role, number, seat, nodes = saved_link
+    if role == HOST:
+        node_list = []
+        for index in range(len(app.kinds)):
+            node = nodes[index] if index < len(nodes) else None
+            node_list.append(lockstep.LOCAL if node is None else node)
+        session = lockstep.Host(app.link, app.match, app.kinds, node_list, number,
+                                app.time_limit, app.hints, app.history, app.first)
+        session.resume()
+    else:
+        session = lockstep.Guest(app.link)
+        session.match = app.match
+        session.kinds = app.kinds
+        session.first = app.first
+        session.history = list(app.history)
+        session.time_limit = app.time_limit
+        session.hints = app.hints
+        session.join()
+    app.linked = LinkedGame(app, session, role)
+    app.linked.seat = seat
+
+
+def guest_kinds(players, teams, seat):
+    """A guest's seat kinds: its own seat human, every other one played elsewhere."""
+    kinds = []
+    for index in range(len(seating(players, teams))):
+        kinds.append(HUMAN if index == seat else LINKED)
+    return tuple(kinds)
+
+
+class LinkedGame:
+    """The linked game the app is in: ``session`` (a ``lockstep.Host`` or ``Guest``), ``role``
+    (``save.HOST`` or ``save.GUEST``) and ``note``, the last thing worth telling the player in
+    words (a refusal, "link lost"), "" when there is none."""
+
+    def __init__(self, app, session, role):
+        self.app = app
+        self.session = session
+        self.role = role
+        self.seat = None  # a guest's seat, once it has one
+        self.note = ""
+        self.lost_t = 0
+        session.apply = app.play.show_linked
+
+    @property
+    def host(self):
+        return self.role == HOST
+
+    def running(self):
+        """True while moves may be made (every handheld is there)."""
+        return self.session.phase == lockstep.PLAYING
+
+    def save_link(self):
+        """The save's ``link`` item for this game."""
+        session = self.session
+        nodes = []
+        for node in session.nodes:
+            nodes.append(None if node == lockstep.LOCAL else node)
+        seat = self.seat if not self.host else None
+        return (self.role, session.session or 0, seat, tuple(nodes))
+
+    def status(self):
+        """The linked game in words, for a window or a console."""
+        session = self.session
+        phase = session.phase
+        if self.note and phase in (lockstep.REFUSED_PHASE, lockstep.ENDED, lockstep.LOST):
+            return self.note
+        if self.host:
+            if phase == lockstep.LOBBY:
+                free = 0
+                for node in session.nodes:
+                    if node == lockstep.LOCAL:
+                        free += 1
+                if free:
+                    return "hosting: waiting for %d linked handheld%s" % (
+                        free, "" if free == 1 else "s")
+                return "hosting: every seat is taken, starting"
+            return "hosting a linked game"
+        if phase == lockstep.SEARCHING:
+            return "looking for a host"
+        if phase == lockstep.LOBBY:
+            if session.seat is None:
+                return "asking the host for a seat"
+            return "seat %d: waiting for the host to start" % (session.seat + 1)
+        return "linked game, seat %d" % ((self.seat or 0) + 1)
+
+    def update(self, now):
+        """The link's news since the last frame, acted on (the app calls this each update)."""
+        session = self.session
+        session.update(now)
+        for kind, value in session.take_events():
+            self._event(kind, value)
+
+    def _event(self, kind, value):
+        app = self.app
+        session = self.session
+        if kind == "seated":
+            app.cues.append(CUE_TICK)
+        elif kind == "refused":
+            self.note = value
+            app.cues.append(CUE_ILLEGAL)
+        elif kind == "no":
+            app.play.refuse(value)
+        elif kind == "phase":
+            if value == "lost":
+                self.note = "link lost"
+                app.cues.append(CUE_ERROR)
+            elif value == "refused" or value == "ended":
+                self.note = session.reason
+                app.cues.append(CUE_ERROR)
+                if value == "ended" and not self.host:
+                    self.end(session.reason)
+            elif value == "playing" and self.note == "link lost":
+                self.note = ""
+        elif kind == "state":
+            self._adopt()
+        elif kind == "round":
+            self._next_round()
+
+    def _adopt(self):
+        # A guest's match replaced by the host's (play begins, a resync, a new match).
+        app = self.app
+        session = self.session
+        match = session.match
+        if session.seat is not None:
+            self.seat = session.seat
+        app.match = match
+        app.kinds = guest_kinds(match.players, match.teams, self.seat)
+        app.time_limit = session.time_limit
+        app.hints = session.hints
+        app.first = session.first
+        app.history = list(session.history)
+        app.make_ais()
+        play = app.play
+        play.host = app
+        play.speed = 1
+        play.saving = True
+        fresh = not match.game.board.moves
+        play.begin(match.game, fresh)
+        app.save()
+
+    def _next_round(self):
+        # A guest: the host began the next round (the session has begun it on the match).
+        app = self.app
+        app.history = list(self.session.history)
+        app.enter_round()
+        app.save()
+
+    def next_round(self):
+        """The rounds table's SELECT: the host begins the next round everywhere; a guest
+        waits for its host. True when the round began."""
+        if not self.host:
+            self._wait()
+            return False
+        app = self.app
+        app.history.append(app.match.game.moves)
+        self.session.next_round()
+        app.enter_round()
+        app.save()
+        return True
+
+    def again(self):
+        """Play again: the host begins a new match on the same seats, everywhere."""
+        if not self.host:
+            self._wait()
+            return
+        app = self.app
+        m = app.match
+        match = Match(m.rounds, m.players, m.size, m.teams, m.tie, app.first_choice,
+                      app.rng.bits())
+        self.session.restart(match)
+        app.match = match
+        app.first = match.game.first
+        app.history = []
+        app.enter_round()
+        app.save()
+
+    def _wait(self):
+        self.note = "the host starts the next game"
+        self.app.cues.append(CUE_ILLEGAL)
+
+    def quit(self):
+        """The host ends the game for everyone; a guest leaves it."""
+        if self.host:
+            self.session.stop()
+        self.app.linked = None
+
+    def end(self, reason):
+        """The host ended the game: back to the menu, saying why."""
+        app = self.app
+        app.linked = None
+        app.error = reason
+        app.quit()
+
+    def draw_over(self, frame):
+        """Over any screen: "link lost" is red marching round the border."""
+        if self.session.phase != lockstep.LOST:
+            return
+        app = self.app
+        self.lost_t = app.screen.t
+        red = app.shades.get(RED)
+        black = app.shades.get(0)
+        step = self.lost_t // LOST_BLINK_MS
+        for i in range(28):
+            frame[RING[i]] = red if (i + step) % 4 < 2 else black
+
+
+class LobbyScreen(Screen):
+    """The host's lobby: each seat's colour in its quarter, a linked seat blinking until a
+    handheld takes it. Play begins once every seat is taken; BACK ends the game."""
+
+    name = "lobby"
+
+    def __init__(self, app):
+        self.app = app
+        self.full_at = None  # when the last seat was taken
+
+    def advance(self, dt):
+        linked = self.app.linked
+        if linked is None:
+            return
+        session = linked.session
+        if session.phase != lockstep.LOBBY:
+            return
+        if not session.seated():
+            self.full_at = None
+        elif self.full_at is None:
+            self.full_at = self.t
+        elif self.t - self.full_at >= START_MS:
+            self.start()
+
+    def start(self):
+        app = self.app
+        session = app.linked.session
+        session.start()
+        app.match = session.match
+        app.kinds = session.kinds
+        app.time_limit = session.time_limit
+        app.hints = session.hints
+        app.first = session.first
+        app.first_choice = app.settings.first
+        app.history = []
+        app.make_ais()
+        play = app.play
+        play.host = app
+        play.speed = 1
+        play.saving = True
+        app.enter_round()
+        app.save()
+
+    def press(self, key):
+        if key == BACK:
+            app = self.app
+            app.linked.quit()
+            app.show(app.menu_screen)
+            app.cues.append(CUE_TICK)
+        elif key == SELECT:
+            self.app.cues.append(CUE_ILLEGAL)  # play begins by itself once every seat is taken
+
+    def draw(self, frame):
+        app = self.app
+        linked = app.linked
+        if linked is None:
+            return
+        session = linked.session
+        shades = app.shades
+        colours = seating(session.match.players, session.match.teams)
+        blink = self.t // 300 % 2 == 0
+        for seat in range(len(colours)):
+            x0 = (seat % 2) * 4
+            y0 = (seat // 2) * 4
+            node = session.nodes[seat]
+            waiting = node == lockstep.LOCAL
+            colour = colours[seat][0]
+            level = 255 if not waiting else (110 if blink else 25)
+            inner = shades.get(colour, level)
+            edge = shades.get(colours[seat][-1], level)
+            for y in range(y0, y0 + 4):
+                for x in range(x0, x0 + 4):
+                    edge_cell = x in (x0, x0 + 3) or y in (y0, y0 + 3)
+                    frame[y * 8 + x] = edge if edge_cell else inner
+            if node == 0 and session.kinds[seat] != HUMAN:
+                # a computer seat: its centre dark, like a dimmer seat in the menu
+                for y in (y0 + 1, y0 + 2):
+                    for x in (x0 + 1, x0 + 2):
+                        frame[y * 8 + x] = shades.get(0)
+
+
+class JoinScreen(Screen):
+    """A guest looking for a host (a white dot going round), asking for a seat, then glowing in
+    its seat's colour until play begins; refused, a red cross blinks. BACK leaves."""
+
+    name = "join"
+
+    def press(self, key):
+        app = self.app
+        if key == BACK:
+            app.linked.quit()
+            app.show(app.menu_screen)
+            app.cues.append(CUE_TICK)
+        elif key == SELECT:
+            session = app.linked.session
+            if session.phase == lockstep.REFUSED_PHASE:
+                session.phase = lockstep.SEARCHING  # try again
+                app.linked.note = ""
+                session.join()
+                app.cues.append(CUE_START)
+
+    def draw(self, frame):
+        app = self.app
+        linked = app.linked
+        if linked is None:
+            return
+        session = linked.session
+        shades = app.shades
+        t = self.t
+        phase = session.phase
+        if phase == lockstep.REFUSED_PHASE or phase == lockstep.ENDED:
+            if t // 400 % 2 == 0:
+                red = shades.get(RED)
+                for i in range(8):
+                    frame[i * 9] = red
+                    frame[i * 7 + 7] = red
+            return
+        colour = getattr(session, "colour", None)
+        if session.seat is not None and colour:
+            wave = t % 2000
+            level = 40 + (wave if wave < 1000 else 2000 - wave) * 160 // 1000
+            glow = shades.get(colour, level)
+            for cell in range(64):
+                frame[cell] = glow
+            return
+        # looking for a host: a dot runs round the border, a second one once a host is heard
+        white = shades.get(WHITE, 160)
+        head = t // 80 % 28
+        frame[RING[head]] = white
+        if phase == lockstep.LOBBY:
+            frame[RING[(head + 14) % 28]] = white

@@ -225,10 +225,12 @@ class Board:
         if cells[cell]:
             return lines
         rays = self._geo.rays[cell]
+        line = []
         for d in _DIRECTIONS_OF[self._near[cell]]:
-            line = []
-            if captures(cells, rays, (d,), colour, line):
+            # _DIRECTIONS_OF[1 << d]: d alone, from the table (no tuple made for it)
+            if captures(cells, rays, _DIRECTIONS_OF[1 << d], colour, line):
                 lines.append(line)
+                line = []
         return lines
 
     def flips(self, cell, colour):

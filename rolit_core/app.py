@@ -251,9 +251,9 @@ class App:
         between = self._between
         if between is not None and not between.holds(screen):
             self._between = None  # with the four screens, their code goes
-        menu = self._menu
-        if menu is not None and menu is not screen:
-            self._menu_index = menu.index
+        shown = self._menu
+        if shown is not None and shown is not screen:
+            self._menu_index = shown.index
             self._menu = None  # and with the menu screen, its code
         screen.t = 0
         screen.enter()

@@ -175,7 +175,8 @@ def svg(preset):
            text(width // 2, 30, "Rolit Handheld - the link cable - " + TITLES[preset], 20,
                 "middle", "bold"),
            text(width // 2, 52, 'preset "%s": ROLIT_LINK_TX = "%s", ROLIT_LINK_RX = "%s" in '
-                "settings.toml (the defaults)" % ((preset,) + LINK_PINS[preset]), 12, "middle")]
+                "settings.toml switch the link on" % ((preset,) + LINK_PINS[preset]), 12,
+                "middle")]
     y = two(out, preset, 95)
     y = ring(out, preset, y + 10)
     y = loopback(out, preset, y + 10)

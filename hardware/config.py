@@ -28,7 +28,7 @@ INPUTS = ("buttons", "joystick", "onebutton")
 PIXEL_ORDERS = ("GRB", "RGB", "BRG", "RBG", "GBR", "BGR", "GRBW", "RGBW")
 STORAGES = ("nvm", "file", "none")
 # The cable to the other handhelds (docs/hardware.md, "The link"): its two pins and its speed.
-# Off until both pins are set (the UART and its buffer cost a game about 3 KB of heap); any
+# Off until both pins are set (the UART and its buffer cost a game about 2 KB of heap); any
 # problem leaves the game without a link.
 LINK_KEYS = ("ROLIT_LINK_TX", "ROLIT_LINK_RX")
 LINK_BAUD_KEY = "ROLIT_LINK_BAUD"

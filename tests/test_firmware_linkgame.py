@@ -9,7 +9,7 @@ import pytest
 from firmware_gate import require_emulator
 from rolit_core import Game
 from sim.emulate import Emulator, deployed_files
-from sim.rp2040.linkgame import LinkedGame
+from sim.rp2040.linkgame import LINK_SETTINGS, LinkedGame
 
 pytestmark = pytest.mark.slow
 
@@ -19,7 +19,7 @@ PROBLEMS = ("Traceback", "MemoryError", "safe mode")
 @pytest.fixture(scope="module")
 def linked_game():
     require_emulator()
-    files = deployed_files("pico")
+    files = deployed_files("pico", LINK_SETTINGS)
     with Emulator(files=files) as host, Emulator(files=files) as guest:
         game = LinkedGame([host, guest])
         game.boot()
@@ -62,7 +62,7 @@ def _long():
 
 def test_a_guest_cut_off_from_power_boots_back_into_the_game_and_both_end_alike():
     _long()
-    files = deployed_files("pico")
+    files = deployed_files("pico", LINK_SETTINGS)
     with Emulator(files=files) as host, Emulator(files=files) as guest:
         game = LinkedGame([host, guest])
         game.boot()
@@ -86,7 +86,7 @@ def test_a_guest_cut_off_from_power_boots_back_into_the_game_and_both_end_alike(
 
 def test_four_chips_in_a_ring_set_up_a_game_from_the_menus_and_play_its_first_moves():
     _long()
-    files = deployed_files("pico")
+    files = deployed_files("pico", LINK_SETTINGS)
     chips = [Emulator(files=files) for _ in range(4)]
     try:
         for chip in chips:

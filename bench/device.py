@@ -48,10 +48,13 @@ from sim.rp2040.mirror import with_harness
 BOOT_MS = 30000
 LEVELS = ("easy", "medium", "hard")
 COMPILER = []  # --mpy-cross: every drive is the compiled deploy
+SETTINGS = {}  # --set: lines every drive's settings.toml gets
 
 
 def deployed_files(settings=None):
     """The drive as ``sim.deploy`` writes it: from source, or compiled with ``--mpy-cross``."""
+    if SETTINGS:
+        settings = dict(SETTINGS, **(settings or {}))
     if not COMPILER:
         return source_files(settings=settings)
     files = deploy.drive_files("pico", COMPILER[0])
@@ -737,7 +740,18 @@ def main(argv=None):
     parser.add_argument("--mpy-cross", metavar="PATH", help="measure the compiled deploy "
                         "(sim.deploy --mpy-cross PATH): CircuitPython's mpy-cross of the UF2's "
                         "version")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="a settings.toml line on every drive, e.g. --set "
+                        "ROLIT_LINK_TX=GP12 (repeatable; the bench's own keys win)")
     args = parser.parse_args([] if argv is None else argv)
+    from sim.emulate import parse_setting
+
+    try:
+        SETTINGS.clear()
+        SETTINGS.update(parse_setting(item) for item in args.set)
+    except ValueError as error:
+        print("device bench: %s" % error)
+        return None
     if args.mpy_cross:
         try:
             print("compiled deploy: %s" % deploy.MpyCross(args.mpy_cross).banner)

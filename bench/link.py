@@ -33,10 +33,10 @@ def _run(cut_ms):
 
 def game(count=2):
     from sim.emulate import deployed_files
-    from sim.rp2040.linkgame import LinkedGame
+    from sim.rp2040.linkgame import LINK_SETTINGS, LinkedGame
 
     size = 4 if count == 2 else 6
-    files = deployed_files("pico")
+    files = deployed_files("pico", LINK_SETTINGS)
     chips = [Emulator(files=files) for _ in range(count)]
     try:
         for chip in chips:

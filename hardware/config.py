@@ -28,8 +28,9 @@ PIN_ATTRS = ("matrix_pin", "pin_up", "pin_down", "pin_left", "pin_right", "pin_s
 INPUTS = ("buttons", "joystick", "onebutton")
 PIXEL_ORDERS = ("GRB", "RGB", "BRG", "RBG", "GBR", "BGR", "GRBW", "RGBW")
 STORAGES = ("nvm", "file", "none")
-# The cable to the other handhelds (docs/hardware.md, "The link"): its two pins, from the preset
-# (LINK_PINS) unless set, and its speed. Any problem leaves the game without a link.
+# The cable to the other handhelds (docs/hardware.md, "The link"): its two pins and its speed.
+# Off until both pins are set (the UART and its buffer cost a game about 2 KB of heap); any
+# problem leaves the game without a link.
 LINK_KEYS = ("ROLIT_LINK_TX", "ROLIT_LINK_RX")
 LINK_BAUD_KEY = "ROLIT_LINK_BAUD"
 LINK_BAUD = 115200
@@ -76,8 +77,7 @@ class Settings:
             setattr(self, attr, default)
         for i in range(len(PIN_ATTRS)):
             setattr(self, PIN_ATTRS[i], PRESETS["pico"][i])
-        self.link_tx, self.link_rx = LINK_PINS["pico"]
-        self.link_baud = LINK_BAUD
+        self.link_tx = self.link_rx = self.link_baud = None  # no link
 
 
 def read_toml(path="settings.toml", errors=None, keys=None):
@@ -286,17 +286,15 @@ def _check_pin_clashes(settings, errors):
 
 def _load_link(settings, get, errors):
     """``link_tx``, ``link_rx`` and ``link_baud`` from the settings, or all three None (no
-    link) with the reason in ``errors``; two empty pins are no link without a word."""
-    preset = settings.preset
+    link) with the reason in ``errors``; no pins (missing or empty) is no link without a
+    word."""
     names = []
-    preset_pins = []  # which pins are the preset's, not set in settings.toml
     problem = None
     for i in range(2):
         key = LINK_KEYS[i]
         value = get(key)
-        preset_pins.append(value is None)
         if value is None:
-            value = LINK_PINS[preset][i]
+            value = ""
         elif not isinstance(value, str) or (value.strip() and not _is_name(value)):
             problem = "%s = %r is not a pin name like %r" % (key, value, LINK_PINS["pico"][i])
             value = ""
@@ -312,7 +310,7 @@ def _load_link(settings, get, errors):
                                       _expect("int", LINK_BAUD_LOW, LINK_BAUD_HIGH))
         baud = checked
     if problem is None and (tx or rx):
-        problem = _link_pin_problem(settings, tx, rx, preset_pins)
+        problem = _link_pin_problem(settings, tx, rx)
     settings.link_tx = settings.link_rx = settings.link_baud = None
     if problem is not None:
         errors.append(problem + "; no link")
@@ -320,13 +318,12 @@ def _load_link(settings, get, errors):
         settings.link_tx, settings.link_rx, settings.link_baud = tx, rx, baud
 
 
-def _link_pin_problem(settings, tx, rx, preset_pins):
-    """Why the link cannot have pins ``tx`` and ``rx`` (one may be ""), in words, or None.
-    ``preset_pins``: for each, True if it is the preset's (the words then say so)."""
+def _link_pin_problem(settings, tx, rx):
+    """Why the link cannot have pins ``tx`` and ``rx`` (one may be ""), in words, or None."""
     if not tx or not rx:
         given, missing = (LINK_KEYS[0], LINK_KEYS[1]) if tx else (LINK_KEYS[1], LINK_KEYS[0])
-        return ("%s = %r but %s is empty: the link needs both pins (both \"\" for none)"
-                % (given, tx or rx, missing))
+        return ("%s = %r but %s is not set: the link needs both pins%s"
+                % (given, tx or rx, missing, _suggest(settings.preset)))
     if tx == rx:
         return ("%s and %s are both %r: TX and RX are two pins (a loopback test joins them "
                 "with a wire)" % (LINK_KEYS[0], LINK_KEYS[1], tx))
@@ -334,12 +331,18 @@ def _link_pin_problem(settings, tx, rx, preset_pins):
         name = (tx, rx)[which]
         for i in _used_pins(settings):
             if getattr(settings, PIN_ATTRS[i]) == name:
-                return ("%s = %r%s is also %s: a pin does one job (set %s and %s to two free "
-                        "pins, or both to \"\" for no link)"
-                        % (LINK_KEYS[which], name, " (the %s preset's)" % settings.preset
-                           if preset_pins[which] else "", PIN_KEYS[i], LINK_KEYS[0],
-                           LINK_KEYS[1]))
+                return ("%s = %r is also %s: a pin does one job%s"
+                        % (LINK_KEYS[which], name, PIN_KEYS[i], _suggest(settings.preset)))
     return _uart_pair_problem(settings.preset, tx, rx)
+
+
+def _suggest(preset):
+    """Words that name the pins ``preset`` leaves free for the link, or ""."""
+    tx, rx = LINK_PINS[preset]
+    if not tx:
+        return ""
+    return " (on the %s preset: %s = \"%s\", %s = \"%s\")" % (preset, LINK_KEYS[0], tx,
+                                                             LINK_KEYS[1], rx)
 
 
 def _gpio(preset, name):
@@ -370,9 +373,8 @@ def _uart_pair_problem(preset, tx, rx):
     units = (((numbers[0] + 4) // 8) % 2, ((numbers[1] + 4) // 8) % 2)
     if units[0] != units[1]:
         return ("%s = %r is UART%d's TX but %s = %r is UART%d's RX: the two pins must be one "
-                "UART's, like the %s preset's %s and %s"
-                % (LINK_KEYS[0], tx, units[0], LINK_KEYS[1], rx, units[1], preset,
-                   LINK_PINS[preset][0], LINK_PINS[preset][1]))
+                "UART's%s" % (LINK_KEYS[0], tx, units[0], LINK_KEYS[1], rx, units[1],
+                              _suggest(preset)))
     return None
 
 

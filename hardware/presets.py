@@ -12,10 +12,11 @@ PRESETS = {
 }
 PRESET_NAMES = ("pico", "pico_w", "feather_rp2040", "blinka_pi")
 
-# name: (link TX, link RX), the cable to the other handhelds (ROLIT_LINK_TX, ROLIT_LINK_RX): a
-# UART's own TX/RX pair that the preset leaves free. The Pico's GP12/GP13 are UART0's (GP0, its
-# other TX, is the matrix); the Feather's TX/RX are GPIO0/GPIO1, UART0. A Raspberry Pi has no
-# link by default: Blinka's busio.UART opens a serial device by number, not the GPIO14/15 pins.
+# name: (link TX, link RX), the pins for the cable to the other handhelds that settings.toml
+# names (ROLIT_LINK_TX, ROLIT_LINK_RX; the link is off until it does): a UART's own TX/RX pair
+# that the preset leaves free. The Pico's GP12/GP13 are UART0's (GP0, its other TX, is the
+# matrix); the Feather's TX/RX are GPIO0/GPIO1, UART0. None for a Raspberry Pi: Blinka's
+# busio.UART opens a serial device by number, not the GPIO14/15 pins.
 LINK_PINS = {
     "pico": ("GP12", "GP13"),
     "pico_w": ("GP12", "GP13"),

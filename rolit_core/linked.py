@@ -3,10 +3,10 @@ session to :mod:`rolit_core.lockstep`'s.
 
 The app loads this module when the player picks *Linked game* in the menu, or when a save of a
 linked game is resumed (:meth:`rolit_core.app.App.begin_linked`). A handheld whose menu has a
-seat of kind ``"link"`` hosts: :class:`LobbyScreen` waits for a handheld on each such seat, then
-play begins on all of them. Any other handheld joins: :class:`JoinScreen` looks for a host and
-asks for a seat with the one press that opened it, then glows in its seat's colour until play
-begins.
+seat of kind ``"link"`` hosts: the lobby (:mod:`rolit_core.lobby`) waits for a handheld on each
+such seat, then play begins on all of them. Any other handheld joins: the join screen looks for
+a host and asks for a seat with the one press that opened it, then glows in its seat's colour
+until play begins.
 
 In play each handheld's board screen shows the same moves: the host checks each move and sends
 it on, every handheld plays it with its own rules core (``session.apply`` is the board screen's
@@ -17,15 +17,14 @@ leaves it (the host waits for it to come back).
 """
 
 from . import lockstep
-from .events import BACK, CUE_ERROR, CUE_ILLEGAL, CUE_START, CUE_TICK, SELECT
+from .events import CUE_ERROR, CUE_ILLEGAL, CUE_TICK
 from .game import Match
-from .palette import RED, WHITE
+from .lifetime import use_once
+from .palette import RED
 from .play import RING
 from .save import GUEST, HOST, LINK_SIZE, largest
-from .screen import Screen
 from .vocab import HUMAN, LINKED, seating
 
-START_MS = 800        # the host starts this long after the last seat is taken
 LOST_BLINK_MS = 250   # "link lost": red marches round the border this fast
 
 
@@ -54,12 +53,21 @@ def begin(app):
         session = lockstep.Host(link, match, kinds, nodes, app.rng.bits() & 0xFFFF or 1,
                                 settings.time_limit, settings.hints)
         app.linked = LinkedGame(app, session, HOST)
-        app.show(LobbyScreen(app))
+        _show(app, "LobbyScreen")
     else:
         session = lockstep.Guest(link)
         session.join()
         app.linked = LinkedGame(app, session, GUEST)
-        app.show(JoinScreen(app))
+        _show(app, "JoinScreen")
+
+
+def _show(app, name):
+    # The lobby and the join screen are seen once a game: their module is loaded while one
+    # of them is shown, and its code freed with the screen.
+    with use_once("rolit_core.lobby") as lobby:
+        screen = getattr(lobby, name)(app)
+    del lobby
+    app.show(screen)
 
 
 def resume(app, saved_link):
@@ -271,136 +279,3 @@ class LinkedGame:
         step = self.lost_t // LOST_BLINK_MS
         for i in range(28):
             frame[RING[i]] = red if (i + step) % 4 < 2 else black
-
-
-class LobbyScreen(Screen):
-    """The host's lobby: each seat's colour in its quarter, a linked seat blinking until a
-    handheld takes it. Play begins once every seat is taken; BACK ends the game."""
-
-    name = "lobby"
-
-    def __init__(self, app):
-        self.app = app
-        self.full_at = None  # when the last seat was taken
-
-    def advance(self, dt):
-        linked = self.app.linked
-        if linked is None:
-            return
-        session = linked.session
-        if session.phase != lockstep.LOBBY:
-            return
-        if not session.seated():
-            self.full_at = None
-        elif self.full_at is None:
-            self.full_at = self.t
-        elif self.t - self.full_at >= START_MS:
-            self.start()
-
-    def start(self):
-        app = self.app
-        session = app.linked.session
-        session.start()
-        app.match = session.match
-        app.kinds = session.kinds
-        app.time_limit = session.time_limit
-        app.hints = session.hints
-        app.first = session.first
-        app.first_choice = app.settings.first
-        app.history = []
-        app.make_ais()
-        play = app.play
-        play.host = app
-        play.speed = 1
-        play.saving = True
-        app.enter_round()
-        app.save()
-
-    def press(self, key):
-        if key == BACK:
-            app = self.app
-            app.linked.quit()
-            app.show(app.menu_screen)
-            app.cues.append(CUE_TICK)
-        elif key == SELECT:
-            self.app.cues.append(CUE_ILLEGAL)  # play begins by itself once every seat is taken
-
-    def draw(self, frame):
-        app = self.app
-        linked = app.linked
-        if linked is None:
-            return
-        session = linked.session
-        shades = app.shades
-        colours = seating(session.match.players, session.match.teams)
-        blink = self.t // 300 % 2 == 0
-        for seat in range(len(colours)):
-            x0 = (seat % 2) * 4
-            y0 = (seat // 2) * 4
-            node = session.nodes[seat]
-            waiting = node == lockstep.LOCAL
-            colour = colours[seat][0]
-            level = 255 if not waiting else (110 if blink else 25)
-            inner = shades.get(colour, level)
-            edge = shades.get(colours[seat][-1], level)
-            for y in range(y0, y0 + 4):
-                for x in range(x0, x0 + 4):
-                    edge_cell = x in (x0, x0 + 3) or y in (y0, y0 + 3)
-                    frame[y * 8 + x] = edge if edge_cell else inner
-            if node == 0 and session.kinds[seat] != HUMAN:
-                # a computer seat: its centre dark, like a dimmer seat in the menu
-                for y in (y0 + 1, y0 + 2):
-                    for x in (x0 + 1, x0 + 2):
-                        frame[y * 8 + x] = shades.get(0)
-
-
-class JoinScreen(Screen):
-    """A guest looking for a host (a white dot going round), asking for a seat, then glowing in
-    its seat's colour until play begins; refused, a red cross blinks. BACK leaves."""
-
-    name = "join"
-
-    def press(self, key):
-        app = self.app
-        if key == BACK:
-            app.linked.quit()
-            app.show(app.menu_screen)
-            app.cues.append(CUE_TICK)
-        elif key == SELECT:
-            session = app.linked.session
-            if session.phase == lockstep.REFUSED_PHASE:
-                session.phase = lockstep.SEARCHING  # try again
-                app.linked.note = ""
-                session.join()
-                app.cues.append(CUE_START)
-
-    def draw(self, frame):
-        app = self.app
-        linked = app.linked
-        if linked is None:
-            return
-        session = linked.session
-        shades = app.shades
-        t = self.t
-        phase = session.phase
-        if phase == lockstep.REFUSED_PHASE or phase == lockstep.ENDED:
-            if t // 400 % 2 == 0:
-                red = shades.get(RED)
-                for i in range(8):
-                    frame[i * 9] = red
-                    frame[i * 7 + 7] = red
-            return
-        colour = getattr(session, "colour", None)
-        if session.seat is not None and colour:
-            wave = t % 2000
-            level = 40 + (wave if wave < 1000 else 2000 - wave) * 160 // 1000
-            glow = shades.get(colour, level)
-            for cell in range(64):
-                frame[cell] = glow
-            return
-        # looking for a host: a dot runs round the border, a second one once a host is heard
-        white = shades.get(WHITE, 160)
-        head = t // 80 % 28
-        frame[RING[head]] = white
-        if phase == lockstep.LOBBY:
-            frame[RING[(head + 14) % 28]] = white

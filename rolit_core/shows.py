@@ -47,8 +47,8 @@ _ST_KEY_COLOURS = ((48, 0, 0), (0, 48, 0), (0, 0, 48), (48, 36, 0), (48, 48, 48)
 RING_PROBE_MS = 250
 RING_FRESH_MS = 1500  # what was heard longer ago no longer counts (as a match says "lost")
 RING_ROW = 5
-RING_SOURCE = 3       # the probe's source number: a host (node 0) and a handheld not yet seated
-                      # (no node) pass it on
+RING_SOURCE = 3       # the probe's source number: every link passes it on but node 3's (a host
+                      # is node 0; a handheld not yet seated, or in this test, has no number)
 RING_ON = (0, 40, 40)      # cyan: a handheld on the ring (a loopback jumper: just this one)
 RING_OPEN = (48, 16, 0)    # orange: heard from this far upstream, but the probes do not come
                            # back (the ring is open after this handheld's TX)

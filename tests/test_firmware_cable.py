@@ -1,6 +1,6 @@
-"""The link's cable on the real CircuitPython firmware, in an emulated Pico (sim.emulate): the
-deployed game opens busio.UART on the preset's GP12/GP13 at start and says so, and bytes on the
-RX pin do not disturb it. Skips without a UF2, like tests/test_firmware.py."""
+"""The link's cable on the real CircuitPython firmware, in an emulated Pico (sim.emulate): with
+its pins in settings.toml, the deployed game opens busio.UART on GP12/GP13 at start and says so,
+and bytes on the RX pin do not disturb it. Skips without a UF2, like tests/test_firmware.py."""
 
 import pytest
 
@@ -15,7 +15,8 @@ PROBLEMS = ("Traceback", "MemoryError", "error in frame", "safe mode", "settings
 
 def test_the_game_opens_the_cable_at_start_and_bytes_on_rx_do_no_harm():
     require_emulator()
-    with Emulator(files=deployed_files(settings={"ROLIT_SEED": 3})) as pico:
+    settings = {"ROLIT_SEED": 3, "ROLIT_LINK_TX": "GP12", "ROLIT_LINK_RX": "GP13"}
+    with Emulator(files=deployed_files(settings=settings)) as pico:
         pico.run_until_text("link: ", BOOT_MS)
         pico.run(100)
         assert "link: TX GP12, RX GP13, 115200 baud" in pico.console

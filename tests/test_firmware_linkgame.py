@@ -9,7 +9,7 @@ import pytest
 from firmware_gate import require_emulator
 from rolit_core import Game
 from sim.emulate import Emulator, deployed_files
-from sim.rp2040.linkgame import LinkedGame
+from sim.rp2040.linkgame import LINK_SETTINGS, LinkedGame
 
 pytestmark = pytest.mark.slow
 
@@ -19,7 +19,7 @@ PROBLEMS = ("Traceback", "MemoryError", "safe mode")
 @pytest.fixture(scope="module")
 def linked_game():
     require_emulator()
-    files = deployed_files("pico")
+    files = deployed_files("pico", LINK_SETTINGS)
     with Emulator(files=files) as host, Emulator(files=files) as guest:
         game = LinkedGame([host, guest])
         game.boot()
@@ -50,3 +50,57 @@ def test_two_chips_set_up_a_linked_game_from_the_menus_and_play_it_to_the_same_e
 def test_no_traceback_or_memory_error_on_either_chip(linked_game):
     for chip in linked_game.chips:
         assert not [word for word in PROBLEMS if word in chip.console], chip.console[-2000:]
+
+
+def _long():
+    import os
+
+    if os.environ.get("ROLIT_LONG_FIRMWARE") != "1":
+        pytest.skip("linked chips for many emulated minutes: set ROLIT_LONG_FIRMWARE=1")
+    require_emulator()
+
+
+def test_a_guest_cut_off_from_power_boots_back_into_the_game_and_both_end_alike():
+    _long()
+    files = deployed_files("pico", LINK_SETTINGS)
+    with Emulator(files=files) as host, Emulator(files=files) as guest:
+        game = LinkedGame([host, guest])
+        game.boot()
+        game.set_up(size=4)
+        game.play_round(taps=3)
+        before = game.moves(0)
+        assert before
+        guest.power_cycle()
+        # it boots from its own save, paused, asks for its seat back and is given the state
+        assert game.until(lambda: guest.console.count("controls:") >= 2, 20000, 500)
+        game.run(3000)
+        game.play_round()
+        assert "round over" in host.console and "round over" in guest.console
+        played = game.moves(0)
+        assert played[:len(before)] == before
+        assert [line for line in host.lines() if line.startswith("round over")][-1] == \
+            [line for line in guest.lines() if line.startswith("round over")][-1]
+        for chip in game.chips:
+            assert not [word for word in PROBLEMS if word in chip.console]
+
+
+def test_four_chips_in_a_ring_set_up_a_game_from_the_menus_and_play_its_first_moves():
+    _long()
+    files = deployed_files("pico", LINK_SETTINGS)
+    chips = [Emulator(files=files) for _ in range(4)]
+    try:
+        for chip in chips:
+            chip.start()
+        game = LinkedGame(chips)
+        game.boot()
+        game.set_up(size=6)
+        game.play_round(taps=2, size=6)
+        host_moves = game.moves(0)
+        assert len(host_moves) >= 4
+        for index in range(1, 4):
+            assert game.moves(index)[:len(host_moves)] == host_moves
+        for chip in chips:
+            assert not [word for word in PROBLEMS if word in chip.console]
+    finally:
+        for chip in chips:
+            chip.close()

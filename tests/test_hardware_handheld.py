@@ -138,13 +138,17 @@ def test_two_names_of_one_pin_are_caught_when_the_parts_are_built(device, monkey
 
 # -- the link's cable (issue 21) --------------------------------------------------------------
 
-def test_the_cable_is_built_on_the_presets_uart_pair(device):
-    handheld = build(device)
+PICO_LINK = {"ROLIT_LINK_TX": "GP12", "ROLIT_LINK_RX": "GP13"}
+
+
+def test_the_cable_is_built_on_the_uart_pair_the_settings_name(device):
+    handheld = build(device, **PICO_LINK)
     assert handheld.errors == []
     uart = device.busio.ALL[-1]
     assert handheld.cable is not None and handheld.cable._uart is uart
     assert (uart.tx.name, uart.rx.name, uart.baudrate, uart.timeout) == ("GP12", "GP13", 115200, 0)
-    feather = build(device, ROLIT_PRESET="feather_rp2040", ROLIT_LINK_BAUD=57600)
+    feather = build(device, ROLIT_PRESET="feather_rp2040", ROLIT_LINK_TX="TX",
+                    ROLIT_LINK_RX="RX", ROLIT_LINK_BAUD=57600)
     uart = device.busio.ALL[-1]
     assert feather.errors == [] and feather.cable._uart is uart
     assert (uart.tx.name, uart.rx.name, uart.baudrate) == ("TX", "RX", 57600)
@@ -152,9 +156,10 @@ def test_the_cable_is_built_on_the_presets_uart_pair(device):
 
 def test_no_cable_without_a_link(device):
     made = len(device.busio.ALL)
+    assert build(device).cable is None and build(device).errors == []  # the default: no link
     assert build(device, ROLIT_PRESET="blinka_pi").cable is None
     assert build(device, ROLIT_LINK_TX="", ROLIT_LINK_RX="").cable is None
-    handheld = build(device, ROLIT_PIN_UP="GP12")       # a clash: refused by the settings
+    handheld = build(device, ROLIT_PIN_UP="GP12", **PICO_LINK)  # a clash: refused by settings
     assert handheld.cable is None and "no link" in handheld.errors[0]
     assert len(device.busio.ALL) == made                   # no UART was opened
     assert handheld.matrix is not None and handheld.inputs  # the game goes on
@@ -162,7 +167,7 @@ def test_no_cable_without_a_link(device):
 
 def test_a_uart_that_fails_is_reported_and_the_game_goes_on(device):
     device.busio.FAIL = "Invalid pins"
-    handheld = build(device)
+    handheld = build(device, **PICO_LINK)
     assert handheld.cable is None
     assert handheld.errors == ["link: a UART on TX GP12 and RX GP13 at 115200 baud failed "
                                "(Invalid pins): playing without a link"]
@@ -192,7 +197,7 @@ def test_a_loopback_jumper_brings_the_handhelds_own_frames_back(device):
     from rolit_core.link import Link
 
     device.busio.LOOPBACK = True
-    handheld = build(device)
+    handheld = build(device, **PICO_LINK)
     link = Link(node=0)
     link.broadcast(9, b"ring")
     got = []
@@ -206,9 +211,9 @@ def test_a_loopback_jumper_brings_the_handhelds_own_frames_back(device):
 def test_the_banner_names_the_link(device, capsys):
     from hardware import startup
 
-    handheld = build(device)
+    handheld = build(device, **PICO_LINK)
     startup.banner(handheld.settings, handheld, "9.9")
     assert "link: TX GP12, RX GP13, 115200 baud" in capsys.readouterr().out
-    pi = build(device, ROLIT_PRESET="blinka_pi")
+    pi = build(device)
     startup.banner(pi.settings, pi, "9.9")
     assert "link: none" in capsys.readouterr().out

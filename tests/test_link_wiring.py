@@ -148,13 +148,23 @@ def test_the_guide_names_each_presets_link_pins_and_every_link_setting():
         assert "`%s`" % key in reference and key in section, key
 
 
-def test_every_starter_settings_file_has_the_presets_link():
+def test_every_starter_settings_file_offers_the_presets_link_pins_switched_off():
     for preset in config.PRESET_NAMES:
         text = read("hardware/settings/%s.toml" % preset)
         tx, rx = config.LINK_PINS[preset]
-        assert '\nROLIT_LINK_TX = "%s"\n' % tx in text, preset
-        assert '\nROLIT_LINK_RX = "%s"\n' % rx in text, preset
-        assert ("\nROLIT_LINK_BAUD = %d\n" % config.LINK_BAUD in text) == bool(tx), preset
+        assert "\nROLIT_LINK_TX" not in text and "\nROLIT_LINK_RX" not in text, preset
+        if not tx:
+            assert "LINK_TX" not in text and "docs/hardware.md" in text, preset
+            continue
+        # taking the two "# " away switches the link on, with no other change
+        assert '\n# ROLIT_LINK_TX = "%s"\n# ROLIT_LINK_RX = "%s"\n' % (tx, rx) in text, preset
+        assert "\nROLIT_LINK_BAUD = %d\n" % config.LINK_BAUD in text, preset
+        on = text.replace("# ROLIT_LINK_", "ROLIT_LINK_")
+        values = {}
+        for line in on.splitlines():
+            config._read_line(line.strip(), values)
+        loaded = config.load(values.get, "/nonexistent/settings.toml")
+        assert loaded.errors == [] and (loaded.link_tx, loaded.link_rx) == (tx, rx), preset
 
 
 def test_the_guide_lists_the_link_parts_and_marks_the_prices_to_check():

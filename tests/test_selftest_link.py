@@ -154,3 +154,47 @@ def test_probes_of_another_self_test_never_count_as_ours():
     for index in range(2):
         size, heard = ring.apps[index].screen.ring()
         assert size == 2 and heard & 1
+
+
+RING_ON_MICROPYTHON = r"""
+import sys
+sys.path.insert(0, "tests")
+from link_wire import Ring
+from rolit_core.app import App
+from rolit_core.link import Link
+from rolit_core.shows import SELFTEST_KEYS_AT
+
+ring = Ring(3, seed=5, faults={"drop": 0.05, "flip": 0.05, "delay": 0.1})
+apps = []
+for index in range(3):
+    app = App(seed=20 + index)
+    app.link = ring.links[index]
+    app.update(0, [])
+    app.show_once("SelfTestScreen")
+    apps.append(app)
+for step in range(1, 800):
+    ring.step(10)
+    frames = [app.update(ring.now, []) for app in apps]
+    if step * 10 >= SELFTEST_KEYS_AT and step % 50 == 0:
+        print(step, [app.screen.ring() for app in apps], frames[0][42:46])
+    if step == 550:
+        ring.cut(1)
+"""
+
+
+@pytest.mark.micropython
+def test_the_link_test_is_the_same_under_micropython():
+    import os
+    import subprocess
+    import sys
+
+    from micropython import run_micropython
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    here = subprocess.run([sys.executable, "-c", RING_ON_MICROPYTHON], cwd=root,
+                          capture_output=True, text=True, check=True).stdout
+    there = run_micropython(RING_ON_MICROPYTHON, files=("tests/link_wire.py",))
+    lines = here.splitlines()
+    assert "[(3, 3), (3, 11), (3, 11)]" in lines[0]  # a ring of three
+    assert "[(0, 1), (0, 3), (0, 0)]" in lines[-1]   # cut after the second handheld
+    assert there == here

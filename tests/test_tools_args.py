@@ -53,3 +53,19 @@ def test_arena_numbers_out_of_range(capsys, argv, words):
         arena.main(["--players", "easy,easy"] + argv)
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and words in err[0], err
+
+
+def test_the_device_bench_puts_set_lines_on_every_drive(capsys):
+    from bench import device
+
+    assert device.main(["--set", "ROLIT LINK"]) is None
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1 and out[0].startswith("device bench: --set ROLIT LINK: give KEY=VALUE")
+    try:
+        device.SETTINGS.update({"ROLIT_LINK_TX": "GP12", "ROLIT_LINK_RX": "GP13"})
+        text = device.deployed_files(settings={"ROLIT_SEED": 4})["settings.toml"].decode()
+    finally:
+        device.SETTINGS.clear()
+    lines = text.splitlines()
+    assert 'ROLIT_LINK_TX = "GP12"' in lines and 'ROLIT_LINK_RX = "GP13"' in lines
+    assert "ROLIT_SEED = 4" in lines

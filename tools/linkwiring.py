@@ -25,7 +25,7 @@ from generated import update  # noqa: E402
 from wiring import BLACK, TITLES, dot, line, note_lines, text  # noqa: E402
 
 DRAWN = ("pico", "feather_rp2040")  # the Pico W's pins are the Pico's
-# Physical pin numbers: the Pico's GP12, GP13 and the GND between them and GP14 sit side by side.
+# Physical pin numbers: on the Pico, GP12, GP13 and a GND are pins 16, 17 and 18, side by side.
 PHYSICAL = {"pico": {"GP12": 16, "GP13": 17, "GND": 18}, "feather_rp2040": {}}
 TX_COLOUR = "#0e9aa7"   # a handheld's TX to the next one's RX
 BACK_COLOUR = "#c2185b"  # the second wire of two handhelds, back the other way
@@ -175,7 +175,8 @@ def svg(preset):
            text(width // 2, 30, "Rolit Handheld - the link cable - " + TITLES[preset], 20,
                 "middle", "bold"),
            text(width // 2, 52, 'preset "%s": ROLIT_LINK_TX = "%s", ROLIT_LINK_RX = "%s" in '
-                "settings.toml (the defaults)" % ((preset,) + LINK_PINS[preset]), 12, "middle")]
+                "settings.toml switch the link on" % ((preset,) + LINK_PINS[preset]), 12,
+                "middle")]
     y = two(out, preset, 95)
     y = ring(out, preset, y + 10)
     y = loopback(out, preset, y + 10)

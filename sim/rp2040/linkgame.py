@@ -1,5 +1,5 @@
 """A linked game on emulated Picos, played as its players would: the deployed game (the
-unmodified code.py, whose preset opens the link's UART on GP12/GP13), the cable of
+unmodified code.py; settings.toml's LINK_SETTINGS open the link's UART on GP12/GP13), the cable of
 :class:`sim.rp2040.linked.Ring`, and key presses on each chip's button pins. Used by
 tests/test_firmware_linkgame.py and ``python -m bench link --game``.
 
@@ -17,6 +17,8 @@ from sim.emulate import run_together
 from sim.rp2040.linked import BAUD, SLICE_MS, Ring
 
 MOVE = re.compile(r"^\s+\d+\. ([RYGB]) ([a-h]\d)\b")
+# settings.toml's two lines that switch the link on (the UART0 pins of the pico preset)
+LINK_SETTINGS = {"ROLIT_LINK_TX": "GP12", "ROLIT_LINK_RX": "GP13"}
 BOOT_MS = 20000
 SIZES = (8, 6, 4)
 

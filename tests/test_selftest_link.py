@@ -129,12 +129,11 @@ def test_an_app_without_a_link_draws_the_self_test_as_before():
         return frames
 
     plain = App(seed=3)
-    assert not hasattr(plain, "link")
+    assert plain.link is None
     unlinked = App(seed=3)
-    unlinked.link = None
+    del unlinked.link  # an app of a program that never heard of links
     assert frames(plain) == frames(unlinked)
-    linked = App(seed=3)
-    linked.link = Link()  # a link with no cable: nothing comes back
+    linked = App(seed=3, link=Link())  # a link with no cable: nothing comes back
     shown = frames(linked)
     assert shown[-1][ROW:ROW + 4] == (shows.RING_NONE,) * 4
     assert shown[-1][:ROW] == frames(App(seed=3))[-1][:ROW]  # the key test is as it was

@@ -1,0 +1,238 @@
+"""A page in headless Chromium joins the linked game of a hosting simulator that serves it: the
+hub of ``python -m sim --host`` (sim.net.NetHost, the page's files on the same port) and the
+host's App run in a thread on the real clock; the page offers "Join the game on this server",
+joins over ws://HOST:PORT/link, and the two play a round to the end, each seeing the same board.
+A reload mid-game rejoins as the same node and the host resyncs it. Skipped like the other
+browser tests without Chromium (ROLIT_BROWSER_TESTS=required makes that a failure)."""
+
+import os
+import threading
+import time
+
+import pytest
+
+from rolit_core.app import SELECT, App
+from rolit_core.link import Link
+from rolit_core.rng import Random
+from rolit_core.vocab import LEVELS
+from sim.net import NetHost
+from web import browser, build
+from web_tab import ARTEFACTS, Tab, save_figures
+
+pytestmark = pytest.mark.slow
+
+
+class HostingSim:
+    """The hosting simulator: its App with a link and the hub's pump, every 10 ms in a thread.
+    The test acts on the App only while holding ``lock``, between two frames."""
+
+    def __init__(self, web):
+        self.hub = NetHost(0, "127.0.0.1", web=web)
+        self.app = App(storage=None, seed=21, levels=LEVELS, link=Link())
+        self.lock = threading.Lock()
+        self.events = []
+        self.start = time.monotonic()
+        self.running = True
+        self.failure = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def now(self):
+        return int((time.monotonic() - self.start) * 1000)
+
+    def _run(self):
+        try:
+            while self.running:
+                with self.lock:
+                    now = self.now()
+                    events, self.events = self.events, []
+                    self.hub.pump(self.app.link, now)
+                    self.app.update(now, events)
+                time.sleep(0.01)
+        except Exception as error:  # the test sees it
+            self.failure = error
+            raise
+
+    def tap(self, key):
+        with self.lock:
+            self.events.append((key, True))
+        time.sleep(0.05)
+        with self.lock:
+            self.events.append((key, False))
+        time.sleep(0.05)
+
+    def wait(self, condition, seconds=60):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            assert self.failure is None, self.failure
+            with self.lock:
+                if condition(self.app):
+                    return True
+            time.sleep(0.02)
+        return False
+
+    def close(self):
+        self.running = False
+        self.thread.join(5)
+        self.hub.close()
+
+
+@pytest.fixture(scope="module")
+def site():
+    reason = browser.missing()
+    if reason:
+        if os.environ.get("ROLIT_BROWSER_TESTS") == "required":
+            pytest.fail("the browser tests are required here, but " + reason)
+        pytest.skip(reason)
+    return build.build(os.path.join(ARTEFACTS, "linked-site"))
+
+
+@pytest.fixture
+def hosting(site):
+    sim = HostingSim(site)
+    yield sim
+    sim.close()
+
+
+@pytest.fixture(scope="module")
+def chromium(site):
+    with browser.launch() as instance:
+        yield instance
+
+
+def host_a_game(sim, size=4):
+    """The host's menu: two players on 4x4, the second seat 'link'; its lobby opens."""
+    sim.tap(SELECT)  # the title gives way to the menu
+    assert sim.wait(lambda app: app.mode == "menu")
+    with sim.lock:
+        settings = sim.app.settings
+        settings.players = 2
+        settings.size = size
+        settings.seats[0] = "human"
+        settings.seats[1] = "link"
+        settings.fix()
+        sim.app.begin_linked()  # the play page's SELECT (tests/test_sim_linked.py uses the keys)
+        assert sim.app.mode == "lobby", sim.app.error
+
+
+def page_to_move(tab):
+    info = tab.info()
+    game = info["game"]
+    return (info["mode"] == "play" and game and game["phase"] == "input" and not game["over"]
+            and game["turn"] in game["seat_colours"][1])
+
+
+def play_on(sim, tab, rng, moves=None):
+    """Moves by both until the round is over (or ``moves`` more were played): the host's
+    through its App, the page's by clicks on its LEDs."""
+    played = 0
+    end = time.monotonic() + 300
+    while time.monotonic() < end:
+        with sim.lock:
+            app = sim.app
+            game = app.game
+            if app.mode == "round_end" or (game is not None and game.over):
+                return played
+            if moves is not None and played >= moves:
+                return played
+            host_turn = app.mode == "play" and app.phase == "input" and \
+                game.turn in game.seat_colours[0]
+            if host_turn:
+                cells = game.legal_moves()
+                assert app.move_cursor(cells[rng.below(len(cells))])
+                sim.events.append((SELECT, True))
+                count = len(game.board.moves)
+        if host_turn:
+            time.sleep(0.05)
+            with sim.lock:
+                sim.events.append((SELECT, False))
+            assert sim.wait(lambda app: app.game.over or len(app.game.board.moves) > count)
+            played += 1
+            continue
+        if page_to_move(tab):
+            with sim.lock:
+                game = sim.app.game
+                cells = game.legal_moves()
+                cell = cells[rng.below(len(cells))]
+                count = len(game.board.moves)
+                size = game.size
+            x, y = tab.centre_on_screen(cell, size)
+            tab.page.mouse.click(x, y)
+            assert sim.wait(lambda app: len(app.game.board.moves) > count, 30), \
+                "the page's move did not reach the host"
+            played += 1
+            continue
+        time.sleep(0.02)
+    raise AssertionError("the round did not end")
+
+
+def same_board(sim, tab):
+    info = tab.info()
+    with sim.lock:
+        game = sim.app.game
+        host_moves = [[colour, game.board.cell_name(cell)] for cell, colour in game.board.moves]
+        scores = list(game.scores())
+    return info["game"] is not None and info["game"]["moves"] == host_moves and \
+        info["game"]["scores"] == scores
+
+
+def test_a_page_served_by_a_hosting_simulator_joins_and_plays_to_the_end(chromium, hosting):
+    host_a_game(hosting)
+    tab = Tab(chromium, "http://127.0.0.1:%d/" % hosting.hub.port)
+    try:
+        tab.open("?journal=1&seed=4")
+        tab.wait_for("!document.getElementById('join').hidden", 30000)
+        assert tab.page.locator("#join").inner_text() == "Join the game on this server"
+        tab.page.click("#join")
+        tab.wait_for("window.rolit.info() && window.rolit.info().mode === 'play'", 60000)
+        assert hosting.wait(lambda app: app.mode == "play")
+        assert tab.page.evaluate("window.rolit.net().node") == 1
+        assert [(node, kind) for node, _, kind in hosting.hub.joiners()] == [(1, "ws")]
+        status = tab.page.locator("#status").inner_text()
+        assert "Board 4x4" in status
+        rng = Random(5)
+        played = play_on(hosting, tab, rng, moves=4)
+        assert played == 4
+        tab.wait_for("([n]) => window.rolit.info().game.moves.length >= n", 30000, [4])
+        # a reload mid-game: the tab rejoins as node 1, the App resumes from its save, the host
+        # sends it the state
+        reloaded = time.monotonic()
+        tab.page.reload()
+        tab.wait_ready()
+        tab.wait_for("window.rolit.net() && window.rolit.net().state === 'linked'", 60000)
+        assert tab.page.evaluate("window.rolit.net().node") == 1
+        deadline = time.monotonic() + 60
+        while not (same_board(hosting, tab) and tab.info()["mode"] == "play"):
+            assert time.monotonic() < deadline, tab.info()
+            time.sleep(0.05)
+        rejoin_ms = round((time.monotonic() - reloaded) * 1000)
+        play_on(hosting, tab, rng)
+        deadline = time.monotonic() + 60
+        while not (same_board(hosting, tab) and tab.info()["game"]["over"]):
+            assert time.monotonic() < deadline, tab.info()
+            time.sleep(0.05)
+        with hosting.lock:
+            assert hosting.app.game.over
+        save_figures("linked", {"reload_until_same_board_ms": rejoin_ms,
+                                "chromium": browser.version()})
+        tab.assert_pixels_match()  # the journal (with the link's bytes) replayed on CPython
+        assert not tab.errors, tab.errors
+    finally:
+        tab.close()
+
+
+def test_a_page_on_a_plain_server_offers_no_join_and_plays_as_today(chromium, site):
+    from web.serve import serve_in_background
+    server, base = serve_in_background(site)
+    tab = Tab(chromium, base)
+    try:
+        tab.open("?journal=1&seed=4#players=human,human")
+        tab.frames(10)
+        assert tab.page.locator("#join").is_hidden()
+        assert tab.page.evaluate("window.rolit.net()") is None
+        assert tab.info()["mode"] == "play" and tab.info()["link"] is None
+        assert not tab.errors, tab.errors
+    finally:
+        tab.close()
+        server.shutdown()
+        server.server_close()

@@ -177,6 +177,8 @@ def menu_page(app):
         return "palette: %s" % ("colour-blind" if s.colour_blind else "normal")
     if name == "self-test":
         return "self-test (select)"
+    if name == "linked":
+        return "join a linked game (select)"
     return None
 
 

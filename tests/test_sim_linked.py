@@ -83,6 +83,7 @@ class Room:
         self.to_menu(index)
         self.tap(index, UP)
         assert app.page == ("linked", 0)
+        assert self.sims[index].status()[0] == "Menu: join a linked game (select)"
         self.tap(index, SELECT)
         assert app.mode == "join"
 

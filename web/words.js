@@ -30,6 +30,7 @@ export function menuPage(info) {
     case "brightness": return `brightness ${s.brightness} of 5`;
     case "palette": return `palette: ${s.colour_blind ? "colour-blind" : "normal"}`;
     case "self-test": return "self-test (select)";
+    case "linked": return "join a linked game (select)";
     default: return null;
   }
 }

@@ -122,9 +122,13 @@ def page_to_move(tab):
             and game["turn"] in game["seat_colours"][1])
 
 
+LATENCY = {"host_to_page_ms": [], "page_to_host_ms": []}
+
+
 def play_on(sim, tab, rng, moves=None):
     """Moves by both until the round is over (or ``moves`` more were played): the host's
-    through its App, the page's by clicks on its LEDs."""
+    through its App, the page's by clicks on its LEDs. Each move's time until the other end
+    has it goes to LATENCY (wall clock, polled: an upper bound)."""
     played = 0
     end = time.monotonic() + 300
     while time.monotonic() < end:
@@ -147,6 +151,9 @@ def play_on(sim, tab, rng, moves=None):
             with sim.lock:
                 sim.events.append((SELECT, False))
             assert sim.wait(lambda app: app.game.over or len(app.game.board.moves) > count)
+            made = time.monotonic()
+            tab.wait_for("([n]) => window.rolit.info().game.moves.length > n", 30000, [count])
+            LATENCY["host_to_page_ms"].append((time.monotonic() - made) * 1000)
             played += 1
             continue
         if page_to_move(tab):
@@ -158,8 +165,11 @@ def play_on(sim, tab, rng, moves=None):
                 size = game.size
             x, y = tab.centre_on_screen(cell, size)
             tab.page.mouse.click(x, y)
+            tab.wait_for("([n]) => window.rolit.info().game.moves.length > n", 30000, [count])
+            made = time.monotonic()
             assert sim.wait(lambda app: len(app.game.board.moves) > count, 30), \
                 "the page's move did not reach the host"
+            LATENCY["page_to_host_ms"].append((time.monotonic() - made) * 1000)
             played += 1
             continue
         time.sleep(0.02)
@@ -213,8 +223,12 @@ def test_a_page_served_by_a_hosting_simulator_joins_and_plays_to_the_end(chromiu
             time.sleep(0.05)
         with hosting.lock:
             assert hosting.app.game.over
-        save_figures("linked", {"reload_until_same_board_ms": rejoin_ms,
-                                "chromium": browser.version()})
+        figures = {"reload_until_same_board_ms": rejoin_ms, "chromium": browser.version(),
+                   "load_average": round(os.getloadavg()[0], 1)}
+        for name, values in LATENCY.items():
+            figures[name] = {"mean": round(sum(values) / len(values), 1),
+                             "worst": round(max(values), 1), "moves": len(values)}
+        save_figures("linked", figures)
         tab.assert_pixels_match()  # the journal (with the link's bytes) replayed on CPython
         assert not tab.errors, tab.errors
     finally:

@@ -45,10 +45,16 @@ def parse_players(text):
 
 
 def parse_join(text):
-    """``--join HOST[:PORT]`` -> ``(host, port)``."""
+    """``--join HOST[:PORT]`` -> ``("tcp", host, port)``; ``--join serial:PATH`` ->
+    ``("serial", path)``."""
     from .net.join import parse_address
+    if text.startswith("serial:"):
+        path = text[len("serial:"):]
+        if not path:
+            raise argparse.ArgumentTypeError("serial: needs the port, like serial:/dev/ttyACM1")
+        return ("serial", path)
     try:
-        return parse_address(text)
+        return ("tcp",) + parse_address(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error))
 
@@ -124,8 +130,9 @@ def parser():
                              "open http://HOST:PORT/ (default port %d; 0: any free one)"
                              % DEFAULT_PORT)
     linked.add_argument("--join", type=parse_join, metavar="HOST[:PORT]",
-                        help="join the linked game a simulator hosts (port %d by default)"
-                             % DEFAULT_PORT)
+                        help="join the linked game a simulator hosts (port %d by default); "
+                             "serial:PATH (e.g. serial:/dev/ttyACM1): a handheld's cable on a "
+                             "serial port, where the menu hosts or joins" % DEFAULT_PORT)
     p.add_argument("--seed", type=int, help="seed for the toss and the computer players")
     p.add_argument("--record", metavar="FILE",
                    help="write the game record to FILE (after every move and at the end); "
@@ -606,12 +613,16 @@ def open_cable(args):
             for line in cable.describe():
                 print(line)
             return cable
+        if args.join is not None and args.join[0] == "serial":
+            from .net.serial import SerialLink
+            cable = SerialLink(args.join[1])
+            print("linked on %s: a 'link' seat hosts, the menu's last page (UP from play) joins"
+                  % args.join[1])
+            return cable
         if args.join is not None:
-            cable = NetJoin(*args.join)
-            print("joined %s:%d as node %s" % (args.join[0], args.join[1], cable.node)
-                  if cable.node is not None else
-                  "connected to %s:%d: choose the menu's last page (UP from play) and join"
-                  % args.join)
+            cable = NetJoin(*args.join[1:])
+            print("connected to %s:%d: choose the menu's last page (UP from play) and join"
+                  % args.join[1:])
             return cable
     except NetError as error:
         print("python -m sim: %s" % error, file=sys.stderr)
@@ -623,8 +634,13 @@ def cable_lines(cable):
     """What the network end says beside the panel: where to join a host, why a joiner is not
     linked."""
     from .net import NetHost
+    from .net.serial import SerialLink
     if cable is None:
         return ()
+    if isinstance(cable, SerialLink):
+        if cable.state == "linked":
+            return ("Cable: %s" % cable.path,)
+        return ("Cable: %s (trying again)" % cable.reason,)
     if isinstance(cable, NetHost):
         lines = cable.describe()
         shown = ["Hosting on port %d, %d joined" % (cable.port, len(cable.joiners()))]

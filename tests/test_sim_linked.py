@@ -180,7 +180,8 @@ def test_a_joiner_whose_host_stops_sees_link_lost_and_the_reason(room):
 
 
 def test_link_options_that_cannot_go_together_are_refused_in_one_line():
-    for argv, words in ((["--host", "--headless", "--players", "hard,easy"], "not --headless"),
+    for argv, words in ((["--join", "serial:", "--terminal"], "needs the port"),
+                        (["--host", "--headless", "--players", "hard,easy"], "not --headless"),
                         (["--join", "h:1", "--players", "human,hard"], "leave out the game"),
                         (["--host", "--join", "h"], "not allowed with argument")):
         with pytest.raises(SystemExit) as raised:
@@ -235,3 +236,73 @@ def test_ctrl_c_quits_a_hosting_simulator_cleanly_and_frees_the_port():
     again.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     again.bind(("", port))  # the listener was closed
     again.close()
+
+
+class PtyHandheld:
+    """A handheld on the far end of a serial line: an App with a link whose bytes go through the
+    master side of a pseudo-terminal, whose other side the simulator opens as its serial port."""
+
+    def __init__(self):
+        from rolit_core.app import App
+        from rolit_core.link import Link
+        self.master, self.slave = os.openpty()
+        os.set_blocking(self.master, False)
+        self.path = os.ttyname(self.slave)
+        self.app = App(storage=None, seed=8, link=Link())
+        self.device = self
+        self.cable = self
+        self.open = True
+
+    def update(self, now, events):
+        if self.open:
+            try:
+                data = os.read(self.master, 4096)
+            except BlockingIOError:
+                data = b""
+            if data:
+                self.app.link.feed(data, now)
+        self.app.update(now, list(events))
+        out = self.app.link.output()
+        if self.open and out:
+            os.write(self.master, out)
+
+    def unplug(self):
+        self.open = False
+        os.close(self.master)
+        os.close(self.slave)
+
+    def close(self):
+        if self.open:
+            self.unplug()
+
+
+def test_a_simulator_on_a_serial_port_plays_a_handhelds_linked_game_and_sees_the_unplug():
+    handheld = PtyHandheld()
+    sim = Sim(["--join", "serial:" + handheld.path])
+    table = Room([handheld, sim])
+    try:
+        assert cli.cable_lines(sim.cable) == ("Cable: %s" % handheld.path,)
+        table.host_from_menu(0)
+        table.join_from_menu(1)
+        host, guest = handheld.app, sim.app
+        assert table.run(5000, lambda: host.mode == "play" and guest.mode == "play")
+        table.play_round()
+        assert host.play.game.board.moves == guest.play.game.board.moves
+        assert host.play.game.over and guest.play.game.over
+        assert sim.cable.bytes_in > 0 and sim.cable.bytes_out > 0
+        table.run(400, lambda: False)
+        handheld.unplug()  # the USB cable pulled
+        table.sims = [sim]
+        assert table.run(3000, lambda: sim.cable.state == "connecting")
+        assert cli.cable_lines(sim.cable)[0].startswith("Cable: link lost: %s" % handheld.path)
+    finally:
+        handheld.close()
+        sim.cable.close()
+
+
+def test_a_serial_port_that_cannot_be_opened_is_one_line_and_exit_status_2():
+    process = _run_sim(["--join", "serial:/dev/rolit-no-such-port"])
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 2
+    assert err == ("python -m sim: cannot open /dev/rolit-no-such-port: no such port (is the "
+                   "board plugged in?)\n")

@@ -102,8 +102,17 @@ export class NetLink {
         this.stats.linkedAt = performance.now();
         this.onState("linked", this.node);
       } else if (parts[0] === "ROLIT-LINK" && parts[2] === "refused") {
+        const words = parts.slice(3).join(" ");
+        if (/still linked/.test(words)) {
+          // A reload: the hub has not yet heard the old page's socket close (or, for a tab
+          // that crashed, waits out its silence). Asked again, the node is given back.
+          this.socket = null;
+          socket.close();
+          this._lost(words);
+          return;
+        }
         this.state = "refused";
-        this.reason = parts.slice(3).join(" ");
+        this.reason = words;
         this.onState("refused", this.reason);
         socket.close();
       }

@@ -123,6 +123,7 @@ def page_to_move(tab):
 
 
 LATENCY = {"host_to_page_ms": [], "page_to_host_ms": []}
+REFUSED = []  # moves refused while the game paused
 
 
 def play_on(sim, tab, rng, moves=None):
@@ -150,7 +151,21 @@ def play_on(sim, tab, rng, moves=None):
             time.sleep(0.05)
             with sim.lock:
                 sim.events.append((SELECT, False))
-            assert sim.wait(lambda app: app.game.over or len(app.game.board.moves) > count)
+            if not sim.wait(lambda app: app.game.over or len(app.game.board.moves) > count
+                            or app.play.illegal is not None, 30):
+                raise AssertionError(("the host's move did not land", state(sim, tab)))
+            with sim.lock:
+                refused = sim.app.play.illegal if len(sim.app.game.board.moves) == count \
+                    else None
+            if refused is not None:
+                # As a person would after "the game is paused": press again once it goes on.
+                # Only a pause may refuse a legal move (a frame of the page's held back by a
+                # loaded machine for LOST_MS); anything else fails here.
+                assert refused == "the game is paused", (refused, state(sim, tab))
+                REFUSED.append(refused)
+                sim.wait(lambda app: app.link_status != "link lost", 30)
+                time.sleep(0.1)
+                continue
             made = time.monotonic()
             tab.wait_for("([n]) => window.rolit.info().game.moves.length > n", 30000, [count])
             LATENCY["host_to_page_ms"].append((time.monotonic() - made) * 1000)
@@ -166,14 +181,33 @@ def play_on(sim, tab, rng, moves=None):
             x, y = tab.centre_on_screen(cell, size)
             tab.page.mouse.click(x, y)
             made = time.monotonic()  # the click's pointerup came: SELECT goes up next frame
-            assert sim.wait(lambda app: len(app.game.board.moves) > count, 30), \
-                "the page's move did not reach the host"
+            refused = None
+            while refused is None and not sim.wait(
+                    lambda app: len(app.game.board.moves) > count, 0.02):
+                assert time.monotonic() - made < 30, ("the page's move did not reach the host",
+                                                      state(sim, tab))
+                refused = tab.info()["reason"]
+            if refused is not None:
+                assert refused == "the game is paused", (refused, state(sim, tab))
+                REFUSED.append(refused)
+                sim.wait(lambda app: app.link_status != "link lost", 30)
+                time.sleep(0.1)
+                continue
             LATENCY["page_to_host_ms"].append((time.monotonic() - made) * 1000)
             tab.wait_for("([n]) => window.rolit.info().game.moves.length > n", 30000, [count])
             played += 1
             continue
         time.sleep(0.02)
     raise AssertionError("the round did not end")
+
+
+def state(sim, tab):
+    """What the test saw, for a failure's message."""
+    with sim.lock:
+        app = sim.app
+        host = (app.mode, app.phase, app.link_status, len(app.game.board.moves),
+                app.game.turn, app.cursor, sim.hub.take_log())
+    return host, tab.info(), tab.page.evaluate("window.rolit.net()")
 
 
 def same_board(sim, tab):
@@ -229,7 +263,8 @@ def test_a_page_served_by_a_hosting_simulator_joins_and_plays_to_the_end(chromiu
         with hosting.lock:
             assert hosting.app.game.over
         figures = {"reload_until_same_board_ms": rejoin_ms, "chromium": browser.version(),
-                   "load_average": round(os.getloadavg()[0], 1)}
+                   "load_average": round(os.getloadavg()[0], 1),
+                   "moves_refused_while_paused": len(REFUSED)}
         for name, values in LATENCY.items():
             figures[name] = {"mean": round(sum(values) / len(values), 1),
                              "worst": round(max(values), 1), "moves": len(values)}

@@ -612,6 +612,7 @@ def open_cable(args):
             cable = NetHost(args.host)
             for line in cable.describe():
                 print(line)
+            sys.stdout.flush()  # seen at once through a pipe too (a script waiting for it)
             return cable
         if args.join is not None and args.join[0] == "serial":
             from .net.serial import SerialLink

@@ -192,6 +192,7 @@ def test_link_options_that_cannot_go_together_are_refused_in_one_line():
 
 def _run_sim(argv, **kwargs):
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", PYTHONPATH=ROOT)
+    env.pop("PYTHONUNBUFFERED", None)  # what it prints must come through a pipe at once
     return subprocess.Popen([sys.executable, "-m", "sim", "--window", "--storage", "none"] + argv,
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, **kwargs)

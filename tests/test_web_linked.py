@@ -100,36 +100,42 @@ def chromium(site):
         yield instance
 
 
-def host_a_game(sim, size=4):
-    """The host's menu: two players on 4x4, the second seat 'link'; its lobby opens."""
+def host_a_game(sim, size=4, players=2):
+    """The host's menu: two players on 4x4 (or ``players`` on ``size``), every seat but the
+    first 'link'; its lobby opens."""
     sim.tap(SELECT)  # the title gives way to the menu
     assert sim.wait(lambda app: app.mode == "menu")
     with sim.lock:
         settings = sim.app.settings
-        settings.players = 2
+        settings.players = players
         settings.size = size
         settings.seats[0] = "human"
-        settings.seats[1] = "link"
+        for seat in range(1, players):
+            settings.seats[seat] = "link"
         settings.fix()
         sim.app.begin_linked()  # the play page's SELECT (tests/test_sim_linked.py uses the keys)
         assert sim.app.mode == "lobby", sim.app.error
 
 
-def page_to_move(tab):
+def page_to_move(tab, seat=1):
     info = tab.info()
     game = info["game"]
     return (info["mode"] == "play" and game and game["phase"] == "input" and not game["over"]
-            and game["turn"] in game["seat_colours"][1])
+            and game["turn"] in game["seat_colours"][seat])
 
 
 LATENCY = {"host_to_page_ms": [], "page_to_host_ms": []}
 REFUSED = []  # moves refused while the game paused
 
 
-def play_on(sim, tab, rng, moves=None):
-    """Moves by both until the round is over (or ``moves`` more were played): the host's
-    through its App, the page's by clicks on its LEDs. Each move's time until the other end
-    has it goes to LATENCY (wall clock, polled: an upper bound)."""
+def play_on(sim, tabs, rng, moves=None):
+    """Moves by all until the round is over (or ``moves`` more were played): the host's
+    through its App (seat 1), each page's by clicks on its LEDs (``tabs``: one page, or a list
+    whose n-th holds seat n + 2). Each move's time until the other end has it goes to LATENCY
+    (wall clock, polled: an upper bound)."""
+    if isinstance(tabs, Tab):
+        tabs = [tabs]
+    tab = tabs[0]
     played = 0
     end = time.monotonic() + 300
     while time.monotonic() < end:
@@ -167,11 +173,15 @@ def play_on(sim, tab, rng, moves=None):
                 time.sleep(0.1)
                 continue
             made = time.monotonic()
-            tab.wait_for("([n]) => window.rolit.info().game.moves.length > n", 30000, [count])
+            for each in tabs:
+                each.wait_for("([n]) => window.rolit.info().game.moves.length > n", 30000,
+                              [count])
             LATENCY["host_to_page_ms"].append((time.monotonic() - made) * 1000)
             played += 1
             continue
-        if page_to_move(tab):
+        movers = [each for seat, each in enumerate(tabs, 1) if page_to_move(each, seat)]
+        if movers:
+            tab = movers[0]
             with sim.lock:
                 game = sim.app.game
                 cells = game.legal_moves()
@@ -194,7 +204,9 @@ def play_on(sim, tab, rng, moves=None):
                 time.sleep(0.1)
                 continue
             LATENCY["page_to_host_ms"].append((time.monotonic() - made) * 1000)
-            tab.wait_for("([n]) => window.rolit.info().game.moves.length > n", 30000, [count])
+            for each in tabs:
+                each.wait_for("([n]) => window.rolit.info().game.moves.length > n", 30000,
+                              [count])
             played += 1
             continue
         time.sleep(0.02)
@@ -273,6 +285,36 @@ def test_a_page_served_by_a_hosting_simulator_joins_and_plays_to_the_end(chromiu
         assert not tab.errors, tab.errors
     finally:
         tab.close()
+
+
+def test_a_simulator_and_two_pages_play_a_round_to_the_end_on_the_same_board(chromium,
+                                                                               hosting):
+    host_a_game(hosting, size=6, players=3)
+    base = "http://127.0.0.1:%d/" % hosting.hub.port
+    tabs = [Tab(chromium, base), Tab(chromium, base)]
+    try:
+        for number, tab in enumerate(tabs, 1):
+            tab.open("?seed=%d" % (10 + number))
+            tab.wait_for("!document.getElementById('join').hidden", 30000)
+            tab.page.click("#join")
+            tab.wait_for("window.rolit.net() && window.rolit.net().state === 'linked'", 60000)
+            assert tab.page.evaluate("window.rolit.net().node") == number
+            tab.wait_for("window.rolit.info().mode === 'join'", 60000)
+        for tab in tabs:
+            tab.wait_for("window.rolit.info().mode === 'play'", 60000)
+        assert hosting.wait(lambda app: app.mode == "play")
+        play_on(hosting, tabs, Random(8))
+        deadline = time.monotonic() + 60
+        while not all(same_board(hosting, tab) and tab.info()["game"]["over"] for tab in tabs):
+            assert time.monotonic() < deadline, [tab.info() for tab in tabs]
+            time.sleep(0.05)
+        with hosting.lock:
+            assert hosting.app.game.over and len(hosting.app.game.seat_colours) == 3
+        for tab in tabs:
+            assert not tab.errors, tab.errors
+    finally:
+        for tab in tabs:
+            tab.close()
 
 
 def test_a_page_on_a_plain_server_offers_no_join_and_plays_as_today(chromium, site):

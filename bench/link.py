@@ -1,6 +1,7 @@
 """The link's figures on the real firmware: two emulated Picos crossed at 115200 baud.
 
-    python -m bench link
+    python -m bench link            # the protocol on two chips
+    python -m bench link --game     # a whole linked game of the deployed game, from the menus
 
 One 2-round 4x4 match over a clean cable, then one whose cable is pulled for 3 s after six
 moves. Printed: bytes on the wire per move, the guest's round trip from sending its move to
@@ -9,7 +10,11 @@ after the cable was pulled and to play on after it was back, and each chip's low
 after a collection. Emulated time, so the machine's load does not change them.
 
 This is the protocol with its driver and a match only (sim/rp2040/linked.py): the game's
-screens, drivers and computer players are not on these chips.
+screens, drivers and computer players are not on these chips. ``--game [N]`` boots N (2-4)
+chips with the deployed game instead, sets up a linked 4x4 (N = 2) or 6x6 game from the menus
+and plays a round (sim/rp2040/linkgame.py): printed are the latency from SELECT released on
+the mover's chip to its ball lit on every other chip, and each chip's lowest free heap after a
+collection in that game.
 """
 
 import sys
@@ -26,10 +31,48 @@ def _run(cut_ms):
         return host, guest, noise, phases
 
 
-def main():
+def game(count=2):
+    from sim.emulate import deployed_files
+    from sim.rp2040.linkgame import LinkedGame
+
+    size = 4 if count == 2 else 6
+    files = deployed_files("pico")
+    chips = [Emulator(files=files) for _ in range(count)]
+    try:
+        for chip in chips:
+            chip.start()
+        linked = LinkedGame(chips)
+        linked.boot()
+        linked.set_up(size=size)
+        linked.play_round(size=size)
+        moves = len(linked.moves(0))
+        print("a linked %d-player game on %dx%d, %d moves, set up and played from the menus"
+              % (count, size, size, moves))
+        times = linked.latencies
+        if times:
+            print("SELECT released on the mover to its ball lit on another chip: mean %.0f ms, "
+                  "worst %d ms (%d sightings, to the %d ms slices the chips run in)"
+                  % (sum(times) / len(times), max(times), len(times), 5))
+        for index, heap in enumerate(linked.heaps()):
+            print("chip %d: %s" % (index + 1, heap[-1] if heap else "no heap line"))
+        for index, chip in enumerate(chips):
+            for word in ("Traceback", "MemoryError"):
+                if word in chip.console:
+                    print("chip %d: %s on the console" % (index + 1, word))
+    finally:
+        for chip in chips:
+            chip.close()
+    sys.stdout.flush()
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
     reason = missing_reason()
     if reason:
         print("link: skipped (%s)" % reason)
+        return
+    if argv and argv[0] == "--game":
+        game(int(argv[1]) if len(argv) > 1 else 2)
         return
     host, guest, _, _ = _run(0)
     moves = len(lines(host, "move"))

@@ -365,6 +365,14 @@ class Emulator:
             command["frame"] = True
         return self._command(command)["why"]
 
+    def _run_start(self, ms):
+        """Send a run of ``ms`` without waiting for it (``_run_end`` waits): several chips,
+        each in its own host process, then run at the same time."""
+        return self._send({"cmd": "run", "ns": int(ms * 1e6)})
+
+    def _run_end(self, sent):
+        return self._wait("stopped", sent)["why"]
+
     def run_until_text(self, text, timeout_ms):
         """Run until ``text`` appears on the console (also if it already did after the last
         boot); raise ``EmulatorError`` with the console's tail after ``timeout_ms``."""
@@ -454,6 +462,11 @@ class Emulator:
         self._boot_at = len(self.console)
 
     def _command(self, command):
+        sent = self._send(command)
+        return self._wait("stopped" if command["cmd"] == "run" else "ok", sent)
+
+    def _send(self, command):
+        """Write ``command`` to the host; its number, which the answer names."""
         if self._process is None:
             raise EmulatorError("the emulator is not running (call start())")
         self._sent += 1
@@ -463,7 +476,7 @@ class Emulator:
             self._process.stdin.flush()
         except OSError:
             raise EmulatorError(self._died())
-        return self._wait("stopped" if command["cmd"] == "run" else "ok", self._sent)
+        return self._sent
 
     def _wait(self, kind, answer=None):
         """Handle events until the one of ``kind`` answering command ``answer`` (answers to
@@ -520,6 +533,15 @@ class Emulator:
         except Exception:
             pass
         return self._errors.text() or "(no error output)"
+
+
+def run_together(chips, ms):
+    """Run each of ``chips`` (started Emulators) ``ms`` of emulated time, all at once: each
+    host is a process of its own, so they share the machine's cores. Back when the last one
+    is; their clocks then agree again (linked chips run in step)."""
+    sent = [chip._run_start(ms) for chip in chips]
+    for chip, number in zip(chips, sent):
+        chip._run_end(number)
 
 
 class _Tail(threading.Thread):
@@ -599,6 +621,21 @@ class EmulatedDevice:
         self._info_at = None
 
     def update(self, now_ms, events=()):
+        self.pico.run(self.before_run(now_ms, events))
+        return self.after_run(now_ms)
+
+    def before_run(self, now_ms, events=()):
+        """``update`` up to the run: the keys queued and the next onto its pin; returns the
+        emulated ms to run (the wall time since the last update, at most ``slice_ms``)."""
+        self.queue(events)
+        self._send_keys()
+        elapsed = self.slice_ms if self._last is None else now_ms - self._last
+        self._last = now_ms
+        return max(1, min(self.slice_ms, elapsed))
+
+    def queue(self, events):
+        """Key events ``(key, pressed)`` into the queue for the pins (the rest are counted in
+        ``dropped_keys`` once MAX_QUEUED_KEYS wait)."""
         for key, pressed in events:
             if not 0 <= key < len(KEY_NAMES):
                 continue
@@ -606,10 +643,19 @@ class EmulatedDevice:
                 self.keys.append((KEY_NAMES[key], bool(pressed)))
             else:
                 self.dropped_keys += 1
-        self._send_keys()
-        elapsed = self.slice_ms if self._last is None else now_ms - self._last
-        self._last = now_ms
-        self.pico.run(max(1, min(self.slice_ms, elapsed)))
+
+    def release_all(self):
+        """Let go of every button (after the changes already queued): another handheld was
+        selected, and no key must stay held on this one."""
+        held = dict(self._pins)
+        for name, pressed in self.keys:
+            held[name] = pressed
+        for name in KEY_NAMES:
+            if held.get(name):
+                self.keys.append((name, False))
+
+    def after_run(self, now_ms):
+        """``update`` after the run: the next key change, the LEDs; whether to draw again."""
         self._send_keys()
         frames = self.pico.frames
         if frames and self.first_frame is None:
@@ -660,8 +706,9 @@ class EmulatedDevice:
                  if line.strip() and "\x1b" not in line]
         wall = self._clock() - self._started
         status = [self.state(),
-                  "%.1f s emulated in %.0f s here, %d frames" % (self.pico.ms / 1000, wall,
-                                                                 len(self.pico.frames))]
+                  "%.1f s emulated in %.0f s here, %d frame%s" % (
+                      self.pico.ms / 1000, wall, len(self.pico.frames),
+                      "" if len(self.pico.frames) == 1 else "s")]
         if self.first_frame is not None:
             status.append("first LED frame at %.1f s emulated, %.0f s here" % self.first_frame)
         if self.keys:
@@ -780,7 +827,13 @@ def _parser():
                         help="a settings.toml line, e.g. --set ROLIT_SEED=7 (repeatable); with "
                         "an existing --flash file it is written into that drive's settings.toml")
     parser.add_argument("--flash", help="keep the chip's flash (saved game, settings, drive) "
-                        "in this file: loaded if it exists, saved when you quit")
+                        "in this file: loaded if it exists, saved when you quit. With --link "
+                        "N: a folder (for pico-1.bin ... pico-N.bin) or N names separated "
+                        "by commas")
+    parser.add_argument("--link", type=_number(2, 4), metavar="N",
+                        help="N linked handhelds (2-4): N chips, their UARTs wired as the "
+                        "cable (2 crossed, 3-4 a ring), every board side by side; Tab or 1-4 "
+                        "choose the one your keys go to")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--window", action="store_true", help="the window (default with a display)")
     mode.add_argument("--terminal", action="store_true", help="the terminal mode")
@@ -829,56 +882,83 @@ def prepare(args):
     arguments: a new drive (the deployed game, ``--set`` in its settings.toml) or the
     ``--flash`` file's, with ``--firmware`` and ``--set`` applied to it. ValueError (one line)
     for what cannot be used."""
+    settings = dict(parse_setting(item) for item in args.set)
+    return prepare_chip(args.flash, args.firmware, settings, args.preset)
+
+
+def prepare_chip(flash, firmware_arg, settings, preset=None, fixed=None):
+    """``prepare`` for one chip: its ``--flash`` file (None: a new drive), ``--firmware``,
+    the ``--set`` settings and ``--preset``; ``fixed``: settings the emulator itself needs in
+    the drive's settings.toml (written in a new drive and into an existing one where they
+    differ, said so on stderr; not checked as ``--set`` values are). Returns (image, toml,
+    keys)."""
     from .rp2040.mirror import load_settings
 
     from .rp2040.fat import FatError, build_image, read_files
 
-    settings = dict(parse_setting(item) for item in args.set)
-    firmware = args.firmware or os.environ.get("ROLIT_FIRMWARE") or find_firmware()
-    saved = check_flash_target(args.flash) if args.flash else None
-    if saved is not None and args.preset:
+    fixed = fixed or {}
+    firmware = firmware_arg or os.environ.get("ROLIT_FIRMWARE") or find_firmware()
+    saved = check_flash_target(flash) if flash else None
+    if saved is not None and preset:
         raise ValueError("--preset is for a new drive; %s has one (its settings.toml stays): "
-                         "use --set KEY=VALUE, or a new --flash file" % args.flash)
-    if saved is None or args.firmware:
+                         "use --set KEY=VALUE, or a new --flash file" % flash)
+    if saved is None or firmware_arg:
         if firmware is None:
             raise ValueError("no CircuitPython UF2: download the one for the Raspberry Pi Pico "
                              "from %s and pass it with --firmware FILE.uf2" % OFFICIAL)
         program = read_uf2(firmware)
     if saved is None:
-        files = deployed_files(args.preset or "pico", settings)
+        files = deployed_files(preset or "pico", dict(fixed, **settings))
         image = bytearray(program)
         image.extend(b"\xff" * (FLASH_SIZE - len(image)))
         image[DRIVE_OFFSET:DRIVE_OFFSET + DRIVE_SIZE] = build_image(files, DRIVE_SIZE)
         toml = files["settings.toml"]
     else:
         image = bytearray(saved)
-        if args.firmware:  # as dragging a UF2 onto the Pico: nvm and CIRCUITPY stay
+        if firmware_arg:  # as dragging a UF2 onto the Pico: nvm and CIRCUITPY stay
             image[:NVM_OFFSET] = program + b"\xff" * (NVM_OFFSET - len(program))
-            print("%s: firmware %s written (nvm and CIRCUITPY kept)" % (args.flash, firmware),
+            print("%s: firmware %s written (nvm and CIRCUITPY kept)" % (flash, firmware),
                   file=sys.stderr)
         try:
             files = read_files(bytes(image[DRIVE_OFFSET:DRIVE_OFFSET + DRIVE_SIZE]))
         except FatError as error:
-            raise ValueError("%s: its CIRCUITPY drive cannot be read (%s)" % (args.flash, error))
+            raise ValueError("%s: its CIRCUITPY drive cannot be read (%s)" % (flash, error))
         toml = files.get("settings.toml", b"")
-        if settings:
-            toml = files["settings.toml"] = with_settings(toml, settings)
+        present = settings_values(toml)
+        changes = dict((key, value) for key, value in fixed.items()
+                       if key not in settings and present.get(key) != value)
+        changes.update(settings)
+        if changes:
+            toml = files["settings.toml"] = with_settings(toml, changes)
             try:
                 image[DRIVE_OFFSET:DRIVE_OFFSET + DRIVE_SIZE] = build_image(files, DRIVE_SIZE)
             except FatError as error:
-                raise ValueError("%s: settings.toml cannot be rewritten (%s)" % (args.flash,
-                                                                                 error))
-            print("%s: %s set in its settings.toml" % (args.flash, ", ".join(
-                "%s = %s" % item for item in settings.items())), file=sys.stderr)
+                raise ValueError("%s: settings.toml cannot be rewritten (%s)" % (flash, error))
+            print("%s: %s set in its settings.toml" % (flash, ", ".join(
+                "%s = %s" % item for item in changes.items())), file=sys.stderr)
     problems = check_settings(toml, settings)
     if problems:
         raise ValueError("--set " + problems[0])
     try:
         keys = button_pins(load_settings(toml))
     except ValueError as error:
-        raise ValueError("%s: %s" % ("--flash " + args.flash if saved is not None and not
+        raise ValueError("%s: %s" % ("--flash " + flash if saved is not None and not
                                      settings else "--set", error))
     return bytes(image), toml, keys
+
+
+def settings_values(toml):
+    """The values of a settings.toml text as ``parse_setting`` reads them (key -> int or
+    text); lines it cannot read are left out."""
+    values = {}
+    for line in toml.decode(errors="replace").splitlines():
+        if "=" in line and not line.lstrip().startswith("#"):
+            try:
+                key, value = parse_setting(line)
+            except ValueError:
+                continue
+            values[key] = value
+    return values
 
 
 def main(argv=None):
@@ -900,13 +980,21 @@ def _main(argv):
     try:
         if args.fps is not None and args.console is not None:
             raise ValueError("--fps is for the window and the terminal, not --console")
-        image, toml, keys = prepare(args)
-        mode = _choose_mode(args)
+        if args.link:
+            from . import emulink
+
+            mode = _choose_mode(args)
+            chips = emulink.prepare_link(args)
+        else:
+            image, toml, keys = prepare(args)
+            mode = _choose_mode(args)
     except (ValueError, DeployError) as error:  # ImageError and FatError among them
         return _fail(str(error), 2 if type(error) is ValueError else 1)
     reason = runtime_missing()
     if reason:
         return _fail(reason, 1)
+    if args.link:
+        return emulink.run(args, mode, chips, started)
     pico = Emulator(flash=image, keys=keys)
     status = 0
     try:

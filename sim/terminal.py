@@ -49,9 +49,17 @@ _PLAIN_KEYS = {
     "q": QUIT, "Q": QUIT, "\x03": INTERRUPT,
 }
 SUSPEND = "suspend"
+# Choosing a board where several are shown (``python -m sim.emulate --link N``): Tab the next,
+# 1-4 that one. Where one board is shown, ``run`` drops them.
+NEXT_BOARD = "next board"
+BOARD_KEYS = {"1": ("board", 1), "2": ("board", 2), "3": ("board", 3), "4": ("board", 4)}
+_PLAIN_KEYS["\t"] = NEXT_BOARD
+_PLAIN_KEYS.update(BOARD_KEYS)
 # Kitty keyboard protocol: key codes (Unicode) in ``CSI code ; mods:event u``.
 _KITTY_CODES = {13: SELECT, 32: SELECT, 27: BACK, 127: BACK, 8: BACK, 57414: SELECT,
-                119: UP, 115: DOWN, 97: LEFT, 100: RIGHT, 113: QUIT}
+                119: UP, 115: DOWN, 97: LEFT, 100: RIGHT, 113: QUIT, 9: NEXT_BOARD,
+                49: BOARD_KEYS["1"], 50: BOARD_KEYS["2"], 51: BOARD_KEYS["3"],
+                52: BOARD_KEYS["4"]}
 _KITTY_EVENTS = {"1": "press", "2": "repeat", "3": "release"}
 KITTY_QUERY = "\x1b[?u\x1b[c"   # flags query, then primary device attributes (all answer)
 KITTY_PUSH = "\x1b[>11u"         # disambiguate + event types + all keys as escape codes
@@ -463,8 +471,13 @@ class TerminalMode:
 
 
 def run(device, describe, fps=60, truecolour=None, stdin=None, stdout=None, on_frame=None,
-        tap_ms=120, hold_ms=700):
-    """Play in the terminal until ``q``; ``describe(app)`` gives the status lines."""
+        tap_ms=120, hold_ms=700, screen=None, on_board=None):
+    """Play in the terminal until ``q``; ``describe(app)`` gives the status lines.
+
+    Where several boards are shown: ``screen(columns, rows, truecolour)`` draws the whole
+    screen instead of :func:`render`, and ``on_board(key, events)`` is told of Tab
+    (``NEXT_BOARD``) and 1-4 (``("board", n)``) with the key events not yet given to the device,
+    every key held so far let go among them: they belong to the board chosen before."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     if truecolour is None:
@@ -510,6 +523,11 @@ def run(device, describe, fps=60, truecolour=None, stdin=None, stdout=None, on_f
                         keys.release_all()
                         os.kill(os.getpid(), signal.SIGTSTP)
                         continue
+                    if key == NEXT_BOARD or isinstance(key, tuple):
+                        if on_board is not None and kind in (None, "press"):
+                            keys.release_all()
+                            on_board(key, keys.take(now_ms))
+                        continue
                     keys.key(key, now_ms, kind)
             if now_ms < next_frame:
                 continue
@@ -519,13 +537,17 @@ def run(device, describe, fps=60, truecolour=None, stdin=None, stdout=None, on_f
             changed = device.update(now_ms, keys.take(now_ms))
             if changed or mode.resized:
                 columns, rows = terminal_size(stdout)
-                screen = render(device.colours, describe(device.app), columns, rows, truecolour)
+                if screen is None:
+                    picture = render(device.colours, describe(device.app), columns, rows,
+                                     truecolour)
+                else:
+                    picture = screen(columns, rows, truecolour)
                 if mode.resized:
-                    mode.write("\x1b[2J" + screen)
+                    mode.write("\x1b[2J" + picture)
                     mode.resized = False
-                elif screen != last:
-                    mode.write(screen)
-                last = screen
+                elif picture != last:
+                    mode.write(picture)
+                last = picture
             if on_frame is not None:
                 on_frame()
 

@@ -1,7 +1,9 @@
-"""Two or more emulated Picos linked by their UARTs, as the cable links handhelds: the drive each
-one boots (the unmodified rolit_core and hardware.uartlink under a small ``code.py`` that plays
-seeded moves for its own seat), and the wire between them, paced at the baud rate in emulated
-time. Used by tests/test_firmware_link.py and bench/link.py.
+"""Two to four emulated Picos linked by their UARTs, as the cable links handhelds: the wire between
+them (:class:`Ring`: two chips crossed, TX to RX, three or four in a ring, each TX to the next
+one's RX), paced at the baud rate in emulated time, and the drives the tests boot on them (the
+unmodified rolit_core and hardware.uartlink under a small ``code.py`` that plays seeded moves for
+its own seat; :func:`ring_drive`, a message passed round the ring). Used by
+tests/test_firmware_link.py, bench/link.py and ``python -m sim.emulate --link N``.
 
 Each chip prints ``LINK`` lines: ``move CELL MS`` for each move it shows (MS: its own ticks),
 ``try MS`` when a guest sends its move, ``phase NAME`` on each change of phase, then its board,
@@ -32,14 +34,13 @@ print("LINK free after imports", gc.mem_free())
 cable = UartLink(board.GP12, board.GP13, baudrate=%(baud)d)
 link = Link()
 rng = Random(%(seed)d)
+PLAYERS = %(players)d
 if ROLE == "host":
-    match = Match(%(rounds)d, 2, %(size)d, seed=%(seed)d)
-    session = Host(link, match, ["human", "human"], [0, LOCAL], 4242)
-    my_seat = 0
+    match = Match(%(rounds)d, PLAYERS, %(size)d, seed=%(seed)d)
+    session = Host(link, match, ["human"] * PLAYERS, [0] + [LOCAL] * (PLAYERS - 1), 4242)
 else:
     session = Guest(link)
     session.join()
-    my_seat = 1
 lowest = gc.mem_free()
 started = False
 ended_at = None
@@ -68,7 +69,7 @@ while True:
                 ended_at = None
             if match.over and ended_at is None:
                 ended_at = now
-        elif session.seat_to_move() == my_seat:
+        elif session.seat_to_move() == (0 if ROLE == "host" else session.seat):
             moves = game.legal_moves()
             if session.play(moves[rng.below(len(moves))]) is None and ROLE == "guest":
                 print("LINK try", now)
@@ -86,10 +87,12 @@ print("LINK done")
 """
 
 
-def linked_drive(role, seed, size=4, rounds=2):
-    """The CIRCUITPY files of one chip: ``role`` "host" (seat 0, red) or "guest" (seat 1)."""
+def linked_drive(role, seed, size=4, rounds=2, players=2):
+    """The CIRCUITPY files of one chip: ``role`` "host" (seat 0, red; a match of ``players``
+    human seats, one for each chip) or "guest" (the seat the host gives it: seat 1 for the
+    chip after the host on a ring of two, the next free seat in the order the guests join)."""
     files = {"code.py": (CODE % {"role": role, "seed": seed, "baud": BAUD, "size": size,
-                                 "rounds": rounds}).encode()}
+                                 "rounds": rounds, "players": players}).encode()}
     folder = os.path.join(ROOT, "rolit_core")
     for name in sorted(os.listdir(folder)):
         if name.endswith(".py"):
@@ -99,6 +102,63 @@ def linked_drive(role, seed, size=4, rounds=2):
         with open(os.path.join(ROOT, "hardware", name), "rb") as handle:
             files["hardware/" + name] = handle.read()
     return files
+
+
+RING_CODE = r"""
+import time
+import board
+import busio
+
+INDEX = %(index)d
+COUNT = %(count)d
+uart = busio.UART(board.GP12, board.GP13, baudrate=%(baud)d, timeout=0)
+print("RING ready", INDEX, "of", COUNT)
+pending = b""
+sent_ns = {}
+seq = 0
+done = False
+while not done:
+    now = time.monotonic_ns()
+    # The first chip starts a message round the ring, again every half second until one comes
+    # back: a message sent before the next chip's UART was set up is lost.
+    if INDEX == 0 and not sent_ns.get("done") and (
+            not seq or now - sent_ns[seq] > 500000000):
+        seq += 1
+        sent_ns[seq] = now
+        uart.write(("RING %%d 0\n" %% seq).encode())
+    data = uart.read(64)
+    if data:
+        pending += data
+    end = pending.find(b"\n")
+    while end >= 0:
+        text = pending[:end].decode()
+        pending = pending[end + 1:]
+        end = pending.find(b"\n")
+        words = text.split()
+        if words == ["DONE"]:
+            print("RING done")
+            if INDEX:
+                uart.write(b"DONE\n")
+            done = True
+        elif words[:1] == ["RING"] and INDEX == 0:
+            if words[2:] == [str(i) for i in range(COUNT)] and not sent_ns.get("done"):
+                print("RING back", " ".join(words[2:]), "after",
+                      (now - sent_ns[int(words[1])]) // 1000000, "ms")
+                sent_ns["done"] = now
+                uart.write(b"DONE\n")
+        elif words[:1] == ["RING"]:
+            print("RING pass", " ".join(words[2:]))
+            uart.write((text + " %%d\n" %% INDEX).encode())
+time.sleep(0.2)  # the last bytes leave the UART before code.py ends and it is shut down
+"""
+
+
+def ring_drive(index, count):
+    """The CIRCUITPY files of chip ``index`` of ``count`` in a ring: chip 0 sends a message
+    that each chip passes on with its number added (``RING pass 0 1``), until it comes back
+    to chip 0 (``RING back 0 1 2 after MS ms``); then a ``DONE`` goes round and each chip
+    prints ``RING done`` and ends."""
+    return {"code.py": (RING_CODE % {"index": index, "count": count, "baud": BAUD}).encode()}
 
 
 class Noise:
@@ -134,25 +194,59 @@ class Noise:
         return bytes(data)
 
 
+class Ring:
+    """The cable between ``chips`` (Emulators): each one's UART0 TX to the next one's UART0 RX,
+    the last one's to the first's, so two chips are crossed (TX to RX both ways) and three or
+    four form a ring. ``carry(ms)`` moves what each chip sent since the last call onto the
+    next one's RX pin, where the host brings the bytes in at ``baud`` (one each ten bit times of
+    emulated time, each when the 32-byte FIFO has room), as a real wire would.
+    ``damage(ms, index, data)`` may change or drop (return b"") the bytes on the wire out of
+    chip ``index``. ``sent[i]`` counts the bytes chip i put on its wire, ``received[i]`` those
+    that reached its RX pin (after any damage)."""
+
+    def __init__(self, chips, baud=BAUD, damage=None):
+        if not 2 <= len(chips) <= 4:
+            raise ValueError("a link has 2-4 handhelds, not %d" % len(chips))
+        self.chips = list(chips)
+        self.baud = baud
+        self.damage = damage
+        self.sent = [0] * len(chips)
+        self.received = [0] * len(chips)
+
+    def next(self, index):
+        """The chip whose RX pin chip ``index``'s TX pin is wired to."""
+        return (index + 1) % len(self.chips)
+
+    def carry(self, ms):
+        for index, chip in enumerate(self.chips):
+            data = bytes(chip.uart_out[0])
+            if not data:
+                continue
+            chip.uart_out[0].clear()
+            self.sent[index] += len(data)
+            if self.damage:
+                data = self.damage(ms, index, data)
+            if data:
+                target = self.next(index)
+                self.chips[target].uart_send(0, data, baud=self.baud)
+                self.received[target] += len(data)
+
+
 def play_linked(chips, limit_ms, damage=None):
-    """Run the chips side by side in SLICE_MS slices, each one's UART0 output wired to the next
-    one's RX at BAUD; ``damage(ms, index, data)`` may change or drop (return b"") the bytes of a
-    slice on the wire out of chip ``index``. Returns, per chip, the run's ms at which each of
-    its ``LINK phase`` lines appeared: [(ms, phase), ...]."""
+    """Run the chips side by side in SLICE_MS slices, wired by a :class:`Ring` at BAUD;
+    ``damage`` as the Ring's. Returns, per chip, the run's ms at which each of its
+    ``LINK phase`` lines appeared: [(ms, phase), ...]."""
     elapsed = 0
     seen = [0] * len(chips)
     phases = [[] for _ in chips]
+    from sim.emulate import run_together
+
+    ring = Ring(chips, BAUD, damage)
     while elapsed < limit_ms:
-        for chip in chips:
-            chip.run(SLICE_MS)
+        run_together(chips, SLICE_MS)
         elapsed += SLICE_MS
+        ring.carry(elapsed)
         for index, chip in enumerate(chips):
-            data = bytes(chip.uart_out[0])
-            chip.uart_out[0].clear()
-            if data and damage:
-                data = damage(elapsed, index, data)
-            if data:
-                chips[(index + 1) % len(chips)].uart_send(0, data, baud=BAUD)
             # Whole lines only: a line the slice cut in two is read with the next slice.
             end = chip.console.rfind("\n") + 1
             if end > seen[index]:

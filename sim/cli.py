@@ -14,10 +14,12 @@ from rolit_core.vocab import KINDS as SEATS
 from rolit_core.vocab import LEVELS
 
 from .headless import headless
+from .net.wire import DEFAULT_PORT
 from .recorder import Recorder
 from .userfiles import UserFileError, output_path, read_input, write_atomically
 
 INTERRUPTED = 130        # the exit status of a program stopped by Ctrl-C (128 + SIGINT)
+NET_ERROR = 2            # a port that cannot be had, a host that cannot be reached
 MAX_RECORD_BYTES = 1 << 20  # a whole match's record is a few KB
 MAX_SETTINGS_BYTES = 1 << 16
 MAX_SETTINGS_MESSAGES = 10  # then a count: a wrong file must not scroll the screen away
@@ -40,6 +42,21 @@ def parse_players(text):
         if seat not in SEATS:
             raise argparse.ArgumentTypeError("unknown seat %r: use %s" % (seat, ", ".join(SEATS)))
     return seats
+
+
+def parse_join(text):
+    """``--join HOST[:PORT]`` -> ``("tcp", host, port)``; ``--join serial:PATH`` ->
+    ``("serial", path)``."""
+    from .net.join import parse_address
+    if text.startswith("serial:"):
+        path = text[len("serial:"):]
+        if not path:
+            raise argparse.ArgumentTypeError("serial: needs the port, like serial:/dev/ttyACM1")
+        return ("serial", path)
+    try:
+        return ("tcp",) + parse_address(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error))
 
 
 def _number(low, high, unit=""):
@@ -104,6 +121,18 @@ def parser():
                       help="seconds per move: 0 (off), 30 or 60")
     game.add_argument("--first", choices=("red", "yellow", "green", "blue"),
                       help="colour that starts (default: tossed)")
+    net = p.add_argument_group("linked game over the network (docs/network.md; set it up in "
+                               "the menu: its last page joins, a 'link' seat hosts)")
+    linked = net.add_mutually_exclusive_group()
+    linked.add_argument("--host", type=_number(0, 65535), nargs="?", const=DEFAULT_PORT,
+                        metavar="PORT",
+                        help="host a linked game: other simulators join over TCP, browsers "
+                             "open http://HOST:PORT/ (default port %d; 0: any free one)"
+                             % DEFAULT_PORT)
+    linked.add_argument("--join", type=parse_join, metavar="HOST[:PORT]",
+                        help="join the linked game a simulator hosts (port %d by default); "
+                             "serial:PATH (e.g. serial:/dev/ttyACM1): a handheld's cable on a "
+                             "serial port, where the menu hosts or joins" % DEFAULT_PORT)
     p.add_argument("--seed", type=int, help="seed for the toss and the computer players")
     p.add_argument("--record", metavar="FILE",
                    help="write the game record to FILE (after every move and at the end); "
@@ -416,7 +445,12 @@ def build(args, storage=None, text=None, warnings=None):
         raise SystemExit("matrix settings: %s" % error)
     if storage is None and args.storage and args.storage.lower() != "none":
         storage = FileStorage(args.storage)
-    app = App(storage=storage, seed=args.seed, levels=LEVELS)  # the desktop offers expert too
+    link = None
+    if getattr(args, "host", None) is not None or getattr(args, "join", None) is not None:
+        from rolit_core.link import Link
+        link = Link()
+    # the desktop offers expert too
+    app = App(storage=storage, seed=args.seed, levels=LEVELS, link=link)
     device.app = app
     options = start_options(args)
     match = app.match
@@ -554,6 +588,75 @@ def check_distinct(args):
             _fail("%s and %s are the same file: %s" % (one, other, second))
 
 
+def check_link_options(args):
+    """``--host`` and ``--join`` play a linked game set up in the menu, by people: refuse in
+    one line what cannot go with them."""
+    if args.host is None and args.join is None:
+        return
+    flag = "--host" if args.host is not None else "--join"
+    if args.headless:
+        _fail("%s plays a linked game with people at each end: not --headless" % flag)
+    if args.replay is not None:
+        _fail("%s: a linked game starts in the menu, not from --replay" % flag)
+    if start_options(args) is not None:
+        _fail("%s: a linked game is set up in the menu (the host's 'link' seats, the joiner's "
+              "last page): leave out the game options" % flag)
+
+
+def open_cable(args):
+    """The network end the App's link is pumped through (``sim.net``), or None. A port that
+    cannot be had or a host that cannot be reached is one line on stderr, exit status 2."""
+    from .net import NetError, NetHost, NetJoin
+    try:
+        if args.host is not None:
+            cable = NetHost(args.host)
+            for line in cable.describe():
+                print(line)
+            sys.stdout.flush()  # seen at once through a pipe too (a script waiting for it)
+            return cable
+        if args.join is not None and args.join[0] == "serial":
+            from .net.serial import SerialLink
+            cable = SerialLink(args.join[1])
+            print("linked on %s: a 'link' seat hosts, the menu's last page (UP from play) joins"
+                  % args.join[1])
+            return cable
+        if args.join is not None:
+            cable = NetJoin(*args.join[1:])
+            print("connected to %s:%d: choose the menu's last page (UP from play) and join"
+                  % args.join[1:])
+            return cable
+    except NetError as error:
+        print("python -m sim: %s" % error, file=sys.stderr)
+        raise SystemExit(NET_ERROR)
+    return None
+
+
+def cable_lines(cable):
+    """What the network end says beside the panel: where to join a host, why a joiner is not
+    linked."""
+    from .net import NetHost
+    from .net.serial import SerialLink
+    if cable is None:
+        return ()
+    if isinstance(cable, SerialLink):
+        if cable.state == "linked":
+            return ("Cable: %s" % cable.path,)
+        return ("Cable: %s (trying again)" % cable.reason,)
+    if isinstance(cable, NetHost):
+        lines = cable.describe()
+        shown = ["Hosting on port %d, %d joined" % (cable.port, len(cable.joiners()))]
+        if len(lines) > 1:
+            shown.append(lines[1].strip())
+        return tuple(shown)
+    if cable.state == "linked":
+        return ("Joined %s:%d" % (cable.host, cable.port),)
+    if cable.state == "refused":
+        return ("Network: refused: %s" % cable.reason,)
+    if cable.reason:
+        return ("Network: %s (trying again)" % cable.reason,)
+    return ("Network: connecting to %s:%d" % (cable.host, cable.port),)
+
+
 def check(args, warnings=None):
     """Every argument and path, before anything runs. Returns the mode, the storage and the
     replayed record's text; ``warnings`` (a list) gets what the run should show on screen."""
@@ -565,6 +668,7 @@ def check(args, warnings=None):
         players_in_record = game.players
         check_replay_options(args, game)
     check_seats(args, players_in_record)
+    check_link_options(args)
     check_distinct(args)
     if args.settings is not None:
         check_settings_file(args.settings)
@@ -586,6 +690,7 @@ def run(args):
     warnings = []
     mode, storage, text = check(args, warnings)
     app, device = build(args, storage, text, warnings)
+    device.cable = open_cable(args)
     storage = app.storage
     recorder = Recorder(args.record) if args.record else None
     seat_names = list(args.players) if args.players else None
@@ -598,9 +703,22 @@ def run(args):
     def on_frame():
         if recorder is not None:
             recorder.update(app)
+        take_log = getattr(device.cable, "take_log", None)
+        if take_log is not None:
+            for line in take_log():
+                hub_log.append(line)
+                if mode == "window":  # the terminal's screen would be scrolled by stderr
+                    print("link: " + line, file=sys.stderr)
+
+    hub_log = []
 
     def information(app_):
         info = describe(app_, seat_names)
+        net = cable_lines(device.cable)
+        if net:
+            info["status"] = tuple(info.get("status", ())) + net
+        if hub_log and "notice" not in info:
+            info["notice"] = hub_log[-1]
         if recorder is not None and recorder.failure and "notice" not in info:
             info["notice"] = recorder.failure
         if warnings and "notice" not in info:
@@ -625,6 +743,8 @@ def run(args):
             terminal.run(device, shown, fps=args.fps or DEFAULT_FPS, truecolour=truecolour,
                          on_frame=on_frame)
     finally:
+        if device.cable is not None:
+            device.cable.close()  # the joiners see the connection close: "link lost"
         if device.speaker is not None:
             device.speaker.close()
         if storage is not None and mode != "headless":

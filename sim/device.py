@@ -161,9 +161,15 @@ class Device:
         self.colours = [(0, 0, 0)] * (WIDTH * HEIGHT)  # screen colour of each LED
         self.updates = 0
         self.speaker = None  # a sim.sound.Speaker for the App's cues, if sound is on
+        # The link's transport (sim.net.NetHost or NetJoin): pumped before each frame, as
+        # code.py pumps the handheld's cable, so the frame sees the bytes that came.
+        self.cable = None
 
     def update(self, now_ms, events=()):
         """Run the App for one frame; True when the panel changed (the picture needs drawing)."""
+        link = getattr(self.app, "link", None)
+        if self.cable is not None and link is not None:
+            self.cable.pump(link, now_ms)
         frame = tuple(self.app.update(now_ms, list(events)))
         self.updates += 1
         if self.speaker is not None:
@@ -216,6 +222,8 @@ def menu_page(app):
         return "palette: %s" % ("colour-blind" if s.colour_blind else "normal")
     if name == "self-test":
         return "self-test (select)"
+    if name == "linked":
+        return "join a linked game (select)"
     return None
 
 

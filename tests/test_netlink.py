@@ -585,3 +585,30 @@ def test_a_websocket_elsewhere_than_link_is_refused(tables):
         table.step(play=False)
         time.sleep(0.001)
     assert result == {"status": 404}
+
+
+def test_a_joiner_back_while_its_old_connection_still_holds_the_node_asks_again(tables):
+    # A laptop back from sleep before the host noticed it left: its old connection is still
+    # the node's. It is told so in words and tries again, and gets the node once that goes.
+    table = tables(2, 1)
+    table.seat_everyone()
+    old = table.seats[0]
+    node = old.cable.node
+    back = NetJoin(LOOPBACK, table.hub.port, wait=False, retry_ms=200)
+    link = Link(node)
+    for _ in range(30):
+        table.step(play=False)
+        back.pump(link, table.now)
+        if "still linked" in back.reason:
+            break
+    assert back.state == "connecting"
+    assert back.reason == "link lost: node %d is still linked from another connection" % node
+    old.cable.close()  # the old connection goes
+    table.seats.remove(old)  # the table steps the others only
+    for _ in range(200):
+        table.step(play=False)
+        back.pump(link, table.now)
+        if back.state == "linked":
+            break
+    assert back.state == "linked" and back.node == node
+    back.close()

@@ -309,3 +309,91 @@ def test_build_copies_the_core_and_makes_a_single_file(tmp_path):
 def test_levels_offered_in_the_page_include_expert():
     p = page.Page(Store().read, Store().write, seed=1)
     assert p.app.levels == tuple(LEVELS) and SELECT == 4
+
+
+def _host_and_page(page_store=None):
+    """A host App (seat 2 'link', 4x4) and a linked page, their bytes passed as the page's
+    script passes them: the host's into ``link_in`` as hex, ``link_out``'s to the host."""
+    from rolit_core.link import Link
+    host = App(storage=None, seed=3, link=Link())
+    host.update(0, [(SELECT, True)])
+    host.update(20, [(SELECT, False)])
+    host.settings.players = 2
+    host.settings.size = 4
+    host.settings.seats[1] = "link"
+    host.settings.fix()
+    host.begin_linked()
+    store = page_store or Store()
+    p = page.Page(store.read, store.write, seed=4, journal=True, linked=True)
+    return host, p, store
+
+
+def _pump(host, p, now):
+    out = host.link.output()
+    p.link_in(bytes(out).hex(), now)
+    p.step(now, "", 100)
+    back = p.link_out()
+    host.link.feed(bytes.fromhex(back), now)
+    host.update(now, [])
+
+
+def test_a_linked_page_joins_a_host_through_hex_and_its_journal_replays_the_same():
+    host, p, store = _host_and_page()
+    assert p.describe()["linked"] is True
+    assert p.join() == ""
+    assert p.app.mode == "join"
+    now = 40
+    while not (host.mode == "play" and p.app.mode == "play"):
+        now += 20
+        _pump(host, p, now)
+        assert now < 10000, (host.mode, p.app.mode, p.app.link_status)
+    rng = 0
+    while not host.game.over and now < 60000:
+        now += 20
+        mover = host if host.phase == "input" and host.game.turn in host.game.seat_colours[0] \
+            else p.app if p.app.phase == "input" and p.app.mode == "play" else None
+        if mover is not None:
+            cells = mover.game.legal_moves()
+            rng = (rng * 7 + 3) % 101
+            assert mover.move_cursor(cells[rng % len(cells)])
+            if mover is host:
+                host.update(now, [(SELECT, True)])
+                host.update(now + 10, [(SELECT, False)])
+            else:
+                p.step(now, "4d", 100)
+                p.step(now + 10, "4u", 100)
+        _pump(host, p, now)
+    for _ in range(100):
+        now += 20
+        _pump(host, p, now)
+    assert host.game.over
+    assert p.app.game.board.moves == host.game.board.moves
+    info = p.describe()
+    assert info["link"] == p.app.link_status
+    twin = page.Page(lambda: None, lambda text: "", seed=4, linked=True)
+    twin.replay(json.loads(page_journal(p))["entries"])
+    assert twin.app.game.board.moves == p.app.game.board.moves
+    assert twin.app.frame == p.app.frame
+
+
+def page_journal(p):
+    page._page = p
+    return page.journal()
+
+
+def test_bytes_that_are_not_hex_or_not_frames_change_nothing_on_a_linked_page():
+    host, p, store = _host_and_page()
+    p.join()
+    for junk in ("zz", "0", "00" * 300, "ff" * 50):
+        p.link_in(junk, 40)
+    p.step(60, "", 100)
+    assert p.app.mode == "join"
+
+
+def test_a_page_without_a_link_has_no_link_bytes_and_cannot_join():
+    store = Store()
+    p = page.Page(store.read, store.write, seed=1)
+    p.link_in("00ff", 0)
+    assert p.link_out() == ""
+    assert p.join() == "this page has no link"
+    assert p.describe()["link"] is None and p.describe()["linked"] is False

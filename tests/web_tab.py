@@ -117,7 +117,8 @@ class Tab:
     def twin(self, journal):
         """A page on CPython that did the same: the same seed, stored save, steps and games."""
         stored = journal["stored"]
-        twin = glue.Page(lambda: stored, lambda text: None, journal["seed"])
+        twin = glue.Page(lambda: stored, lambda text: None, journal["seed"],
+                         linked=journal.get("linked", False))
         twin.replay(journal["entries"])
         return twin
 

@@ -19,8 +19,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 PACKAGE = os.path.join(ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript")
-PAGE_FILES = ("index.html", "style.css", "main.js", "panel.js", "input.js", "words.js", "link.js")
-MODULES = ("panel.js", "input.js", "words.js", "link.js", "sources.js", "micropython.mjs")
+PAGE_FILES = ("index.html", "style.css", "main.js", "panel.js", "input.js", "words.js", "link.js",
+              "net.js")
+MODULES = ("panel.js", "input.js", "words.js", "link.js", "net.js", "sources.js", "micropython.mjs")
 INTERPRETER = ("micropython.mjs", "micropython.wasm")
 # What the page's Python shares with the simulator window (clicks on the board, the how-to).
 SIM_FILES = ("__init__.py", "clicks.py", "howto.py")

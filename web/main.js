@@ -9,6 +9,7 @@ import { Panel } from "./panel.js";
 import { Keys, KEYMAP, BACK, Gamepads, bindPad } from "./input.js";
 import { SOURCES } from "./sources.js";
 import { opensGame, readLink, MAX_RECORD } from "./link.js";
+import { NetLink, hostInfo, storedNode } from "./net.js";
 import { SEAT_RGB, moves as moveWords, prompt as promptWords, seats as seatRows, status as statusLines }
   from "./words.js";
 
@@ -45,6 +46,8 @@ let thought = null; // the computer move being timed
 let failures = 0;
 let lastError = null;
 let messageTimer = 0;
+let net = null; // the WebSocket to the hosting simulator that served the page (web/net.js)
+let seedUsed = 0;
 
 window.rolitStarted = true;
 // For the tests, the figures and the curious: read-only views of the page's state.
@@ -56,6 +59,7 @@ window.rolit = {
   journal: () => (py ? JSON.parse(py.journal()) : null),
   frame: () => (py ? py.frame() : null),
   record: () => (py ? py.record() : ""),
+  net: () => (net ? { state: net.state, node: net.node, reason: net.reason, stats: net.stats } : null),
 };
 
 // -- settings from the address: ?seed=5&journal=1, #record=…&players=human,hard ----------------
@@ -495,7 +499,12 @@ function tick(time) {
   const began = performance.now();
   let result;
   try {
+    if (net) {
+      const came = net.take(); // the host's bytes first, so this frame sees them
+      if (came) py.link_in(came, Math.floor(time));
+    }
     result = py.step(Math.floor(time), keys.take(), nodes);
+    if (net) net.send(py.link_out());
     failures = 0;
   } catch (error) {
     stats.errors++;
@@ -564,7 +573,36 @@ function copySources(FS) {
   }
 }
 
+// -- a linked game of the server's (python -m sim --host serves the page) -------------------------
+
+// The page's App gets a link (made again from the save, which resumes a linked game in it), and
+// the WebSocket opens; once the host gives a node the App joins from the menu's linked page.
+function joinServer() {
+  if (net) return;
+  py.start(readSave, writeSave, seedUsed, params.values.journal?.trim() === "1", true);
+  net = new NetLink(netState);
+  net.open();
+  $("join").disabled = true;
+  $("join").textContent = "Joining…";
+}
+
+function netState(state, words) {
+  const button = $("join");
+  if (state === "linked") {
+    const problem = py.join();
+    if (problem) showMessage(`Could not join: ${problem}.`, "error");
+    button.textContent = `Joined (node ${words})`;
+  } else if (state === "lost") {
+    button.textContent = "Joining again…";
+    showMessage(`The connection to the host dropped (${words}): trying again.`, "warn", 4000);
+  } else if (state === "refused") {
+    button.textContent = "Refused";
+    showMessage(`The host refused: ${words}.`, "error");
+  }
+}
+
 async function boot() {
+  const hosting = hostInfo(); // asked while the interpreter loads
   bindInput();
   bindTools();
   bindHowto();
@@ -586,7 +624,21 @@ async function boot() {
   py = mp.pyimport("page");
   const { seed: seedText, journal } = params.values;
   const seed = seedText !== undefined ? Number(seedText) & 0x3fffffff : randomSeed();
-  py.start(readSave, writeSave, seed, journal?.trim() === "1");
+  seedUsed = seed;
+  const served = await hosting;
+  // A reload mid-game: this tab was linked to its server's game, so it rejoins as that node.
+  const rejoin = served !== null && storedNode() !== null;
+  py.start(readSave, writeSave, seed, journal?.trim() === "1", rejoin);
+  if (served) {
+    $("join").hidden = false;
+    $("join").addEventListener("click", joinServer);
+    if (rejoin) {
+      net = new NetLink(netState);
+      net.open();
+      $("join").disabled = true;
+      $("join").textContent = "Joining again…";
+    }
+  }
   stats.importMs = performance.now() - stats.bootStart - stats.interpreterMs;
   stats.seed = seed;
   openLink(params);

@@ -68,11 +68,16 @@ class Page:
     """An App with the bookkeeping the page needs: what changed since the last step, taps on
     LEDs, and (for the tests) a journal of every update to replay on CPython."""
 
-    def __init__(self, read, write, seed, journal=False):
+    def __init__(self, read, write, seed, journal=False, linked=False):
         self.first_save = self._stored(read)  # before the App replaces a damaged one
         self.storage = PageStorage(read, write)
-        self.app = App(storage=self.storage, seed=seed, levels=LEVELS)
+        link = None
+        if linked:  # served by a hosting simulator, and joining its game (docs/web.md)
+            from rolit_core.link import Link
+            link = Link()
+        self.app = App(storage=self.storage, seed=seed, levels=LEVELS, link=link)
         self.seed = seed
+        self.linked = bool(linked)
         self.journal = [] if journal else None
         self.clicks = Clicks()
         self.notices = 0  # how many notices the clicks gave: the page shows each new one
@@ -140,6 +145,49 @@ class Page:
                 result |= CHANGED_INFO
         return result
 
+    # -- the link: the WebSocket's bytes in and out, as hex text ----------------------------
+
+    def link_in(self, data, now):
+        """Bytes that came over the WebSocket (hex text) for the App's link, at ``now`` ms.
+        Anything at all is safe: the link keeps only whole, checked frames."""
+        if self.journal is not None:
+            self.journal.append(("link", data, now))
+        link = self.app.link
+        if link is None or not data:
+            return
+        try:
+            raw = binascii.unhexlify(data)
+        except (ValueError, TypeError):
+            return  # not hex: the page's own fault, and nothing a frame could be made of
+        link.feed(raw, now)
+
+    def link_out(self):
+        """What the link has to send (hex text, "" for nothing); taken, so the page sends it
+        or drops it (no WebSocket open: as a pulled cable)."""
+        link = self.app.link
+        if link is None:
+            return ""
+        data = link.output()
+        return binascii.hexlify(data).decode() if data else ""
+
+    def join(self):
+        """Join the linked game of the page's server (the page's "Join" button): the menu's
+        linked page, as SELECT there would. Returns "" or why not."""
+        if self.journal is not None:
+            self.journal.append(("join",))
+        app = self.app
+        if app.link is None:
+            return "this page has no link"
+        if app.linked is not None:
+            return ""  # a linked game goes on (a reload resumed it from the save)
+        seats = app.settings.seats
+        for seat in range(4):
+            if seats[seat] == "link":
+                seats[seat] = "human"  # the page joins; it never hosts
+        app.begin_linked()
+        self._mark = None
+        return "" if app.linked is not None else (app.error or "the game could not be joined")
+
     def _player(self):
         """The computer player thinking for the side to move (``App.thinker``: its ``nodes`` and
         ``thinking`` say how far its search got), or None."""
@@ -189,7 +237,7 @@ class Page:
                 len(game.board.moves) if game is not None else -1,
                 id(game), app.error, app.saves, getattr(app, "illegal_reason", None),
                 app.mode != "round_end" or app.round_end.pour_done,
-                self._counted_notice())
+                self._counted_notice(), app.link_status)
 
     def _counted_notice(self):
         notice = self.clicks.notice
@@ -216,6 +264,8 @@ class Page:
             "pour_done": app.mode != "round_end" or app.round_end.pour_done,
             "match_over": app.match is not None and app.match.over,
             "notices": self.notices,
+            "link": app.link_status,   # the linked game in words, or None
+            "linked": self.linked,
             "settings": {
                 "players": s.players, "seats": list(s.seats), "size": s.size, "teams": s.teams,
                 "rounds": s.rounds, "time_limit": s.time_limit, "tie": s.tie, "first": s.first,
@@ -293,6 +343,11 @@ class Page:
                 self.load_record(entry[1], entry[2])
             elif entry[0] == "hints":
                 self.set_hints()
+            elif entry[0] == "link":
+                self.link_in(entry[1], entry[2])
+                self.link_out()
+            elif entry[0] == "join":
+                self.join()
 
 
 def _seats(text):
@@ -304,10 +359,23 @@ def _seats(text):
 _page = None
 
 
-def start(read, write, seed, journal=False):
-    """Make the page's App: ``read``/``write`` keep the save text, ``seed`` makes it repeatable."""
+def start(read, write, seed, journal=False, linked=False):
+    """Make the page's App: ``read``/``write`` keep the save text, ``seed`` makes it repeatable;
+    ``linked``: with a link (the page joins its server's game), resuming a linked game saved."""
     global _page
-    _page = Page(read, write, seed, journal)
+    _page = Page(read, write, seed, journal, linked)
+
+
+def link_in(data, now):
+    _page.link_in(data, now)
+
+
+def link_out():
+    return _page.link_out()
+
+
+def join():
+    return _page.join()
 
 
 def step(now, keys, nodes):
@@ -361,5 +429,5 @@ def journal():
     """What the page did so far as JSON (when it was started with a journal), to replay on
     CPython: the seed, the stored save the App started from, and the steps and games begun."""
     page = _page
-    return json.dumps({"seed": page.seed, "stored": page.first_save,
+    return json.dumps({"seed": page.seed, "stored": page.first_save, "linked": page.linked,
                        "entries": [list(entry) for entry in page.journal or ()]})

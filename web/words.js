@@ -8,6 +8,7 @@ export const SEAT_RGB = ["", "rgb(235,50,45)", "rgb(245,190,20)", "rgb(40,200,70
 const MODE_TITLES = {
   title: "Starting", menu: "Menu", attract: "Demo: press any key", selftest: "Self-test",
   error: "Saved data was damaged: starting fresh",
+  lobby: "Linked game: hosting", join: "Linked game: joining",
 };
 
 // The menu page on show and its value, or null.
@@ -29,6 +30,7 @@ export function menuPage(info) {
     case "brightness": return `brightness ${s.brightness} of 5`;
     case "palette": return `palette: ${s.colour_blind ? "colour-blind" : "normal"}`;
     case "self-test": return "self-test (select)";
+    case "linked": return "join a linked game (select)";
     default: return null;
   }
 }
@@ -45,8 +47,15 @@ export function seats(info) {
   }));
 }
 
-// The status lines above the seats.
+// The status lines above the seats; in a linked game the link's words first, as in the
+// simulator (sim/device.py).
 export function status(info) {
+  const lines = gameStatus(info);
+  if (info.link) lines.unshift(`Link: ${info.link}`);
+  return lines;
+}
+
+function gameStatus(info) {
   const game = info.game;
   if (!game) {
     const page = menuPage(info);

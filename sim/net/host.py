@@ -25,6 +25,7 @@ that stops reading, is dropped, and its place is freed. Nothing it sends reaches
 but checked frames, so the match is only ever changed by the protocol.
 """
 
+import json
 import os
 import posixpath
 import selectors
@@ -34,13 +35,14 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from rolit_core.link import Link, MAX_NODES
 from rolit_core.lockstep import HELLO, LOBBY, LOCAL
 
-from .wire import (DEFAULT_PORT, MAGIC, MAX_LINE, Budget, FrameReader, NetError, frame_fields,
-                   node_line, read_join, refused_line, why)
+from .wire import (DEFAULT_PORT, MAGIC, MAX_LINE, TRANSPORT, Budget, FrameReader, NetError,
+                   frame_fields, node_line, read_join, refused_line, why)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WEB_FOLDER = os.path.join(ROOT, "build", "web")
 
 PLACES = MAX_NODES - 1   # joiners
+INFO_PATH = "/link/info"  # the page asks it whether its server hosts a game
 RATE = 16384             # bytes a second from one peer on average (a game: 608, bench net)
 BURST = 32768            # and at once
 BAD_LIMIT = 16           # bad frames, each forgiven after BAD_FORGIVE_MS
@@ -134,6 +136,12 @@ class NetHost:
             if self.web is not None:
                 lines.append("  in a browser: http://%s:%d/" % (name, self.port))
         return lines
+
+    def info(self):
+        """What ``GET /link/info`` answers, as JSON: that this server hosts a linked game (the
+        page offers to join it), the network link's version, and how many have joined."""
+        return json.dumps({"rolit_link": TRANSPORT, "path": "/link",
+                           "joiners": len(self.joiners()), "places": PLACES})
 
     def joiners(self):
         """``[(node, address, "tcp" or "ws")]`` of the joiners in the ring now."""
@@ -481,6 +489,11 @@ class NetHost:
             self._ws_open(peer, head, target, now)
             return
         peer.kind = "http"
+        if urlsplit(target).path == INFO_PATH:
+            peer.closing = True
+            peer.out += _response(200, "application/json", self.info().encode("ascii"),
+                                  parts[0] == b"HEAD")
+            return
         self._serve_file(peer, parts[0].decode("ascii"), target)
 
     def _ws_open(self, peer, head, target, now):
@@ -549,9 +562,11 @@ _STATUS = {200: "OK", 404: "Not Found", 500: "Internal Server Error"}
 
 
 def _response(status, kind, body, head_only):
+    # X-Rolit-Link: the page asks its own address (HEAD) whether its server hosts a game,
+    # which any server answers without an error in the browser's console.
     top = ("HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n"
-           "Cache-Control: no-store\r\nConnection: close\r\n\r\n"
-           % (status, _STATUS[status], kind, len(body))).encode("ascii")
+           "Cache-Control: no-store\r\nX-Rolit-Link: %d\r\nConnection: close\r\n\r\n"
+           % (status, _STATUS[status], kind, len(body), TRANSPORT)).encode("ascii")
     return top if head_only else top + body
 
 

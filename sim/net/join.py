@@ -184,6 +184,11 @@ class NetJoin:
             self.reason = ""
             link.output()  # what it said while unlinked is stale
             return rest
+        if "still linked" in value:
+            # Back after a drop the host has not noticed yet (a half-open connection it hears
+            # nothing on): the node is given back once the old connection is closed or silent.
+            self._lost(now, value)
+            return b""
         self._refused(value)
         return b""
 

@@ -1,0 +1,309 @@
+"""``python -m sim --host`` and ``--join``: simulators built by sim/cli.py, each an App with a
+link and a Device that pumps it through sim.net, play a linked game over loopback from their
+menus to the end, as people would with the keys. Then the command's own faults: a busy port, a
+host that stops, Ctrl-C."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from rolit_core.app import BACK, DOWN, LEFT, SELECT, UP
+from rolit_core.game import Match
+from rolit_core.rng import Random
+from sim import cli
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class Sim:
+    """One simulator as ``python -m sim ARGS`` builds it, without its window."""
+
+    def __init__(self, argv):
+        args = cli.parser().parse_args(argv + ["--storage", "none", "--seed", "5"])
+        cli.check_link_options(args)
+        self.app, self.device = cli.build(args)
+        self.device.cable = cli.open_cable(args)
+        self.cable = self.device.cable
+
+    def status(self):
+        from sim.device import describe
+        return describe(self.app)["status"] + cli.cable_lines(self.cable)
+
+
+class Room:
+    """Simulators on one machine, each frame pumped on one clock (sockets are real)."""
+
+    def __init__(self, sims, seed=1):
+        self.sims = sims
+        self.now = 0
+        self.rng = Random(seed)
+
+    def step(self, events=None, ms=20):
+        self.now += ms
+        for index, sim in enumerate(self.sims):
+            sim.device.update(self.now, (events or {}).get(index, ()))
+
+    def tap(self, index, key):
+        self.step({index: [(key, True)]})
+        self.step({index: [(key, False)]})
+
+    def run(self, ms, until):
+        for _ in range(ms // 20):
+            self.step()
+            if until():
+                return True
+            time.sleep(0.001)  # loopback's bytes come in their own time
+        return False
+
+    def to_menu(self, index):
+        self.tap(index, SELECT)
+        assert self.sims[index].app.mode == "menu"
+
+    def host_from_menu(self, index=0):
+        """Seat 2 made 'link' with the keys, then SELECT on the play page: the lobby."""
+        app = self.sims[index].app
+        self.to_menu(index)
+        while app.page != ("seat", 1):
+            self.tap(index, DOWN)
+        while app.settings.seats[1] != "link":
+            self.tap(index, LEFT)
+        self.tap(index, BACK)
+        assert app.page == ("play", 0)
+        self.tap(index, SELECT)
+        assert app.mode == "lobby", app.error
+
+    def join_from_menu(self, index):
+        app = self.sims[index].app
+        self.to_menu(index)
+        self.tap(index, UP)
+        assert app.page == ("linked", 0)
+        assert self.sims[index].status()[0] == "Menu: join a linked game (select)"
+        self.tap(index, SELECT)
+        assert app.mode == "join"
+
+    def play_round(self, limit=3000):
+        apps = [sim.app for sim in self.sims]
+        for _ in range(limit):
+            if all(app.mode == "round_end" for app in apps):
+                return
+            mover = [i for i, app in enumerate(apps) if app.mode == "play" and
+                     app.phase == "input"]
+            if mover:
+                game = apps[mover[0]].game
+                cells = game.legal_moves()
+                assert apps[mover[0]].move_cursor(cells[self.rng.below(len(cells))])
+                self.tap(mover[0], SELECT)
+            else:
+                self.step()
+                time.sleep(0.001)
+        raise AssertionError("the round did not end: %r" % ([a.mode for a in apps],))
+
+
+@pytest.fixture
+def room():
+    made = []
+
+    def make(count):
+        host = Sim(["--host", "0"])
+        sims = [host] + [Sim(["--join", "127.0.0.1:%d" % host.cable.port])
+                         for _ in range(count - 1)]
+        made.extend(sims)
+        return Room(sims)
+
+    yield make
+    for sim in made:
+        sim.cable.close()
+
+
+def test_the_command_line_gives_the_app_a_link_and_the_device_its_pump(room, capsys):
+    table = room(2)
+    printed = capsys.readouterr().out
+    host, guest = table.sims
+    assert host.app.link is not None and guest.app.link is not None
+    assert "hosting a linked game on port %d" % host.cable.port in printed
+    assert "join: python -m sim --join 127.0.0.1:%d" % host.cable.port in printed
+    assert "in a browser: http://127.0.0.1:%d/" % host.cable.port in printed
+    assert "Hosting on port %d, 0 joined" % host.cable.port in host.status()
+
+
+def test_two_simulators_play_a_linked_game_from_the_menus_to_the_end(room):
+    table = room(2)
+    table.host_from_menu(0)
+    table.join_from_menu(1)
+    host, guest = [sim.app for sim in table.sims]
+    assert table.run(5000, lambda: host.mode == "play" and guest.mode == "play")
+    assert table.sims[0].status()[-2] == "Hosting on port %d, 1 joined" % table.sims[0].cable.port
+    assert "Joined 127.0.0.1:%d" % table.sims[0].cable.port in table.sims[1].status()
+    table.play_round()
+    assert host.play.game.board.moves == guest.play.game.board.moves
+    assert host.play.game.scores() == guest.play.game.scores()
+    assert host.play.game.over
+    local = Match(1, 2, 8, False, "shared", host.first, 0)
+    for cell in host.play.game.moves:
+        local.game.play(cell)
+    assert tuple(local.game.board._cells) == tuple(guest.play.game.board._cells)
+
+
+def test_a_joiner_sees_the_host_end_the_game(room):
+    table = room(2)
+    table.host_from_menu(0)
+    table.join_from_menu(1)
+    host, guest = [sim.app for sim in table.sims]
+    assert table.run(5000, lambda: host.mode == "play" and guest.mode == "play")
+    host.quit()
+    assert table.run(3000, lambda: guest.mode == "menu")
+    assert guest.error == "the host ended the game"
+
+
+def test_a_joiner_whose_host_stops_sees_link_lost_and_the_reason(room):
+    table = room(2)
+    table.host_from_menu(0)
+    table.join_from_menu(1)
+    host, guest = [sim.app for sim in table.sims]
+    assert table.run(5000, lambda: host.mode == "play" and guest.mode == "play")
+    table.sims[0].cable.close()  # the hosting simulator's window closed, its machine gone
+    gone = table.sims.pop(0)
+    start = table.now
+    assert table.run(3000, lambda: guest.link_status == "link lost")
+    assert table.now - start <= 2100
+    assert "Link: link lost" in table.sims[0].status()
+    network = [line for line in table.sims[0].status() if line.startswith("Network: ")]
+    assert network and network[0].endswith("(trying again)"), network
+    assert "link lost" in network[0] or "cannot join 127.0.0.1" in network[0], network
+    table.sims.insert(0, gone)
+
+
+def test_link_options_that_cannot_go_together_are_refused_in_one_line():
+    for argv, words in ((["--join", "serial:", "--terminal"], "needs the port"),
+                        (["--host", "--headless", "--players", "hard,easy"], "not --headless"),
+                        (["--join", "h:1", "--players", "human,hard"], "leave out the game"),
+                        (["--host", "--join", "h"], "not allowed with argument")):
+        with pytest.raises(SystemExit) as raised:
+            args = cli.parser().parse_args(argv)
+            cli.check_link_options(args)
+        assert raised.value.code != 0
+
+
+def _run_sim(argv, **kwargs):
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", PYTHONPATH=ROOT)
+    env.pop("PYTHONUNBUFFERED", None)  # what it prints must come through a pipe at once
+    return subprocess.Popen([sys.executable, "-m", "sim", "--window", "--storage", "none"] + argv,
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, **kwargs)
+
+
+def test_a_busy_port_is_one_line_and_exit_status_2():
+    busy = socket.socket()
+    busy.bind(("", 0))
+    busy.listen(1)
+    port = busy.getsockname()[1]
+    try:
+        process = _run_sim(["--host", str(port)])
+        out, err = process.communicate(timeout=60)
+    finally:
+        busy.close()
+    assert process.returncode == 2
+    assert err == "python -m sim: cannot host on port %d: the port is in use\n" % port
+
+
+def test_a_join_to_no_host_is_one_line_and_exit_status_2():
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()  # nothing listens there now
+    process = _run_sim(["--join", "127.0.0.1:%d" % port])
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 2
+    assert err.count("\n") == 1 and "cannot join 127.0.0.1:%d" % port in err
+
+
+def test_ctrl_c_quits_a_hosting_simulator_cleanly_and_frees_the_port():
+    process = _run_sim(["--host", "0"])
+    line = process.stdout.readline()
+    assert line.startswith("hosting a linked game on port ")
+    port = int(line.split()[-1])
+    time.sleep(0.5)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err
+    again = socket.socket()
+    again.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    again.bind(("", port))  # the listener was closed
+    again.close()
+
+
+class PtyHandheld:
+    """A handheld on the far end of a serial line: an App with a link whose bytes go through the
+    master side of a pseudo-terminal, whose other side the simulator opens as its serial port."""
+
+    def __init__(self):
+        from rolit_core.app import App
+        from rolit_core.link import Link
+        self.master, self.slave = os.openpty()
+        os.set_blocking(self.master, False)
+        self.path = os.ttyname(self.slave)
+        self.app = App(storage=None, seed=8, link=Link())
+        self.device = self
+        self.cable = self
+        self.open = True
+
+    def update(self, now, events):
+        if self.open:
+            try:
+                data = os.read(self.master, 4096)
+            except BlockingIOError:
+                data = b""
+            if data:
+                self.app.link.feed(data, now)
+        self.app.update(now, list(events))
+        out = self.app.link.output()
+        if self.open and out:
+            os.write(self.master, out)
+
+    def unplug(self):
+        self.open = False
+        os.close(self.master)
+        os.close(self.slave)
+
+    def close(self):
+        if self.open:
+            self.unplug()
+
+
+def test_a_simulator_on_a_serial_port_plays_a_handhelds_linked_game_and_sees_the_unplug():
+    handheld = PtyHandheld()
+    sim = Sim(["--join", "serial:" + handheld.path])
+    table = Room([handheld, sim])
+    try:
+        assert cli.cable_lines(sim.cable) == ("Cable: %s" % handheld.path,)
+        table.host_from_menu(0)
+        table.join_from_menu(1)
+        host, guest = handheld.app, sim.app
+        assert table.run(5000, lambda: host.mode == "play" and guest.mode == "play")
+        table.play_round()
+        assert host.play.game.board.moves == guest.play.game.board.moves
+        assert host.play.game.over and guest.play.game.over
+        assert sim.cable.bytes_in > 0 and sim.cable.bytes_out > 0
+        table.run(400, lambda: False)
+        handheld.unplug()  # the USB cable pulled
+        table.sims = [sim]
+        assert table.run(3000, lambda: sim.cable.state == "connecting")
+        assert cli.cable_lines(sim.cable)[0].startswith("Cable: link lost: %s" % handheld.path)
+    finally:
+        handheld.close()
+        sim.cable.close()
+
+
+def test_a_serial_port_that_cannot_be_opened_is_one_line_and_exit_status_2():
+    process = _run_sim(["--join", "serial:/dev/rolit-no-such-port"])
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 2
+    assert err == ("python -m sim: cannot open /dev/rolit-no-such-port: no such port (is the "
+                   "board plugged in?)\n")

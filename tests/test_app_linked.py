@@ -464,3 +464,14 @@ def test_a_linked_game_through_the_app_is_the_same_under_micropython():
     assert lines[0].startswith("round_end ") and lines[1].startswith("round_end ")
     assert lines[0] == lines[1]  # the same board and scores on both handhelds
     assert there == here
+
+
+def test_a_menu_that_remembers_a_link_seat_offers_human_there_without_a_link():
+    settings = Settings()
+    settings.seats[1] = "link"
+    store = Store()
+    store.data = encode(settings)
+    assert App(storage=store, seed=1, link=Link()).settings.seats[1] == "link"
+    alone = App(storage=store, seed=1)
+    assert alone.settings.seats[1] == "human"
+    assert "link" not in alone.seat_choices()

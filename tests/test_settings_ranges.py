@@ -12,8 +12,9 @@ from test_app_support import Storage
 # (field, byte index in Settings.to_bytes(), values in range at both ends, values just outside)
 FIELDS = [
     ("players", 0, (1, 4), (0, 5)),
-    ("seat 1", 1, (0, 4), (5, 255)),
-    ("seat 4", 4, (0, 4), (5,)),
+    # seat kinds: human, the four levels, and 5, a seat played on a linked handheld
+    ("seat 1", 1, (0, 5), (6, 255)),
+    ("seat 4", 4, (0, 5), (6,)),
     ("size", 5, (4, 8), (0, 3, 5, 7, 9)),
     ("teams", 6, (0, 1), (2,)),
     ("rounds", 7, (1, 7), (0, 8)),

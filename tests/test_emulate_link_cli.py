@@ -108,16 +108,6 @@ def test_new_drives_name_the_links_pins_once_the_game_knows_them(firmware, monke
     assert "do not know" not in capsys.readouterr().err
 
 
-def test_a_game_without_the_link_settings_gets_none_and_says_so(firmware, capsys):
-    if emulink.link_settings_known():
-        pytest.skip("this tree's game reads ROLIT_LINK_TX/RX")
-    # main's hardware.config would call the keys misspelt and show its settings error.
-    assert load_settings(b'ROLIT_LINK_TX = "GP12"\n').errors
-    chips = emulink.prepare_link(_args("--link", "2"))
-    assert all(b"ROLIT_LINK" not in toml for _, _, toml, _ in chips)
-    assert "do not know ROLIT_LINK_TX/ROLIT_LINK_RX" in capsys.readouterr().err
-
-
 def test_an_existing_chips_settings_get_the_links_pins(firmware, tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(emulink, "link_settings_known", lambda: True)
     mine = tmp_path / "pico-1.bin"

@@ -20,6 +20,7 @@ from . import lockstep
 from .events import CUE_ERROR, CUE_ILLEGAL, CUE_TICK
 from .game import Match
 from .lifetime import use_once
+from .menu import hosts
 from .palette import RED
 from .play import RING
 from .save import GUEST, HOST, LINK_SIZE, largest
@@ -31,13 +32,8 @@ LOST_BLINK_MS = 250   # "link lost": red marches round the border this fast
 def begin(app):
     """From the menu: host with the menu's settings (a seat is ``"link"``), or join."""
     settings = app.settings
-    host_here = False
-    if settings.players > 1:
-        for seat in range(settings.players):
-            if settings.seats[seat] == LINKED:
-                host_here = True
     link = app.link
-    if host_here:
+    if hosts(settings):
         capacity = getattr(app.storage, "capacity", None)
         need = largest(settings.rounds, settings.size) + LINK_SIZE
         if type(capacity) is int and need > capacity:

@@ -178,8 +178,11 @@ def _make_cable(handheld, board, busio=None):
     except Exception as error:  # ValueError("Invalid pins"), a pin in use, no busio (ImportError)
         handheld._pins.remove(tx)
         handheld._pins.remove(rx)
+        # One line on the console: Blinka's "No Hardware UART on (tx,rx)=..." goes on to list
+        # the valid ports on a second line.
+        why = str(error).split("\n")[0].strip() or type(error).__name__
         errors.append("link: a UART on TX %s and RX %s at %s baud failed (%s): playing without "
-                      "a link" % (tx_name, rx_name, settings.link_baud, error))
+                      "a link" % (tx_name, rx_name, settings.link_baud, why))
 
 
 def open_storage(kind="nvm", path="/rolit.sav", offset=0, microcontroller=None, need=None):

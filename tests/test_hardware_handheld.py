@@ -175,6 +175,15 @@ def test_a_uart_that_fails_is_reported_and_the_game_goes_on(device):
     assert device.keypad.ALL[-1].names == ["GP2", "GP3", "GP4", "GP5", "GP6", "GP7"]
 
 
+def test_a_uart_error_of_two_lines_is_reported_in_one(device):
+    # Blinka's busio.UART on a Linux board, for pins that are not its port's TX/RX
+    device.busio.FAIL = "No Hardware UART on (tx,rx)=(GP12, GP13)\nValid UART ports: ((1, 14, 15),)"
+    handheld = build(device, **PICO_LINK)
+    assert handheld.cable is None
+    assert handheld.errors == ["link: a UART on TX GP12 and RX GP13 at 115200 baud failed "
+                               "(No Hardware UART on (tx,rx)=(GP12, GP13)): playing without a link"]
+
+
 def test_a_link_pin_the_board_does_not_have_is_reported(device):
     handheld = build(device, ROLIT_LINK_TX="GP40", ROLIT_LINK_RX="GP41")
     assert handheld.cable is None

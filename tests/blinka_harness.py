@@ -32,7 +32,7 @@ sys.path[0] = ROOT  # the game's folder, as on a Pi; not tests/
 
 FRAME_MS = 20
 BLINKA_MODULES = ("board", "digitalio", "pwmio", "neopixel_write", "microcontroller",
-                  "neopixel", "adafruit_pixelbuf", "keypad", "supervisor", "analogio")
+                  "neopixel", "adafruit_pixelbuf", "keypad", "supervisor", "analogio", "busio")
 
 _now_ns = [0]
 
@@ -123,6 +123,7 @@ def run_handheld(script, result):
     result["errors"] = handheld.errors
     result["storage"] = type(handheld.storage).__name__
     result["scanners"] = [type(source._scanner).__module__ for source in handheld.inputs]
+    result["cable"] = None if handheld.cable is None else type(handheld.cable._uart).__module__
     app = App(storage=handheld.storage, seed=script.get("seed", 1))
     tones = []
     for number in range(script["frames"]):

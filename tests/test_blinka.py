@@ -210,6 +210,57 @@ def test_one_button_under_blinka_long_press_is_select(tmp_path):
     assert events == {700: [[SELECT, True]], 900: [[SELECT, False]]}
 
 
+LINK = 'ROLIT_LINK_TX = "UART_TX"\nROLIT_LINK_RX = "UART_RX"\n'
+# What Blinka's busio.UART raises on its OS-agnostic board: it has no UART driver but
+# MicroPython's ``machine.UART``.
+LINK_FAILED = ("link: a UART on TX UART_TX and RX UART_RX at 115200 baud failed (No module named "
+               "'machine'): playing without a link")
+
+
+def test_a_link_in_settings_under_blinka_is_left_out_in_words_and_the_game_plays(tmp_path):
+    """settings.toml switches the link on with the OS-agnostic board's own UART pins: Blinka's
+    busio.UART fails there, the handheld says so and plays without a cable, frame for frame as
+    a game without a link."""
+    frames = 60
+    # the title, then the menu's play page: a game starts. Every scripted pin is named (the
+    # DOTSTAR pins are no buttons of Blinka's: unscripted, they read numbers or nothing).
+    low = {UP: [], DOWN: [], LEFT: [], RIGHT: [], SELECT: taps([100, 400])}
+    timeline = expected_events(low, frames)
+    reference = App(storage=Memory(), seed=1)
+    reference_frames = [[list(c) for c in reference.update(number * FRAME_MS, timeline[number])]
+                        for number in range(frames)]
+    script = {"frames": frames, "seed": 1,
+              "low": {SCRIPTED[key]: spans for key, spans in low.items()}}
+
+    result, _ = blinka(tmp_path, "handheld", PLAIN + SCRIPTED_PINS + LINK, script)
+
+    assert_blinka_only(result["modules"])
+    assert result["modules"]["busio"].startswith(SITE)  # Blinka's busio was asked, and failed
+    assert result["cable"] is None
+    assert result["errors"] == [LINK_FAILED, "no microcontroller.nvm here: saving to rolit.sav"]
+    updates = result["updates"]
+    assert [events for _, events, _ in updates] == timeline
+    assert [frame for _, _, frame in updates] == reference_frames
+    assert result["sent"] == [wire(frame) for frame in changes(reference_frames)]
+
+
+def test_code_py_with_a_link_under_blinka_says_why_there_is_none_and_plays(tmp_path):
+    settings = (PLAIN + LINK + 'ROLIT_PIN_UP = "Dx_INPUT_TRUE"\nROLIT_PIN_DOWN = ""\n'
+                'ROLIT_PIN_LEFT = ""\nROLIT_PIN_RIGHT = ""\nROLIT_PIN_SELECT = "Dx_INPUT_TOGGLE"\n'
+                'ROLIT_PIN_BACK = ""\nROLIT_STORAGE = "none"\nROLIT_MAX_FRAMES = 50\n')
+    result, out = blinka(tmp_path, "code", settings, {"low": {}})
+
+    assert_blinka_only(result["modules"])
+    lines = out.splitlines()
+    assert "link: none" in lines and "settings: " + LINK_FAILED in lines
+    assert not [line for line in lines if "Traceback" in line or line.startswith("error in")]
+    updates = result["updates"]
+    assert len(updates) == 50
+    border = [list(colour) for colour in error_frame(SETTINGS_ERROR, 1)]
+    frames = [frame for _, _, frame in updates]
+    assert result["sent"] == [wire(border)] + [wire(f) for f in changes(frames, border)]
+
+
 @pytest.mark.parametrize("flags, why", [
     ([], "Blinka sees a PC without GPIO pins"),
     (["-S"], "import board failed (ModuleNotFoundError: No module named 'board')"),

@@ -64,7 +64,14 @@ def _make_matrix(handheld, board):
                                   pixel_order=settings.pixel_order, auto_write=False)
         handheld.matrix = Matrix.from_settings(strip, settings)
     except Exception as error:
-        handheld.errors.append("matrix: %s (is lib/neopixel.py there?)" % (error,))
+        # Under Blinka neopixel is a pip package, and what fails is the Pi's LED library, which
+        # Blinka names (with the pip command) on the first line.
+        if getattr(board, "__blinka__", False):
+            hint = "docs/hardware.md, A Raspberry Pi as the handheld, step 3"
+        else:
+            hint = "is lib/neopixel.py there?"
+        why = str(error).split("\n")[0].strip() or type(error).__name__
+        handheld.errors.append("matrix: %s (%s)" % (why, hint))
 
 
 def _make_inputs(handheld, board):

@@ -54,6 +54,35 @@ def test_show_skips_unchanged_frames(device):
     assert device.neopixel_write.count == 2
 
 
+class FailingNeoPixel:
+    """A ``neopixel`` whose strip cannot be made, with ``WHY`` as the error."""
+
+    WHY = ""
+
+    class NeoPixel:
+        def __init__(self, *args, **kwargs):
+            raise RuntimeError(FailingNeoPixel.WHY)
+
+
+def test_a_matrix_that_cannot_be_made_says_where_to_look(device, monkeypatch):
+    monkeypatch.setitem(sys.modules, "neopixel", FailingNeoPixel)
+    FailingNeoPixel.WHY = "No module named 'neopixel_write'"
+    handheld = build(device)
+    assert handheld.matrix is None
+    assert handheld.errors == ["matrix: No module named 'neopixel_write' (is lib/neopixel.py "
+                               "there?)"]
+    # Blinka on a Pi without its LED library: Blinka's words (the first line), and the guide
+    monkeypatch.setattr(device.board, "__blinka__", True, raising=False)
+    FailingNeoPixel.WHY = ("The platform library '_rpi_ws281x' was not found. To install, try "
+                           "typing: python -m pip install 'rpi_ws281x>=4.0.0'\nThen restart")
+    handheld = build(device)
+    assert handheld.matrix is None
+    # (errors[1:]: the digitalio double is not Blinka's, which hardware.pinkeys needs)
+    assert handheld.errors[:1] == ["matrix: The platform library '_rpi_ws281x' was not found. To "
+                               "install, try typing: python -m pip install 'rpi_ws281x>=4.0.0' "
+                               "(docs/hardware.md, A Raspberry Pi as the handheld, step 3)"]
+
+
 def test_joystick_without_analog_pins_falls_back_to_buttons(device):
     handheld = build(device, ROLIT_INPUT="joystick", ROLIT_JOY_X="")
     assert "joystick: no analog pins, using the buttons" in handheld.errors

@@ -280,3 +280,23 @@ def test_code_py_on_a_pc_says_it_wants_a_board(tmp_path, flags, why):
                                "Pi with Blinka")
     assert "BLINKA_OS_AGNOSTIC=1" in lines[0] and lines[0].endswith("Here: %s." % why)
     assert list(tmp_path.iterdir()) == []  # no save file, nothing written
+
+
+def test_joystick_under_blinkas_analogio(tmp_path):
+    """A joystick on the OS-agnostic board's analog pins, read through Blinka's analogio: X on
+    its fixed pin (31415, near the middle: the centre), Y scripted, pushed to the end and back;
+    SELECT on Blinka's always-high pin (never pressed)."""
+    settings = (PLAIN + 'ROLIT_INPUT = "joystick"\nROLIT_JOY_X = "Ax_INPUT_FIXED_INT_PI"\n'
+                'ROLIT_JOY_Y = "Ax_INPUT_WAVE_SINE"\nROLIT_JOY_PRESS = ""\n'
+                'ROLIT_PIN_SELECT = "Dx_INPUT_TRUE"\nROLIT_PIN_BACK = ""\nROLIT_STORAGE = "none"\n')
+    analog = {"Ax_INPUT_WAVE_SINE": {"rest": 32768, "spans": [[200, 400, 65535],
+                                                              [600, 700, 0]]}}
+    result, _ = blinka(tmp_path, "handheld", settings, {"frames": 40, "low": {}, "analog": analog})
+
+    assert_blinka_only(result["modules"])
+    assert result["modules"]["analogio"].startswith(SITE)
+    assert result["errors"] == []  # X rests at 31415: within the middle half, no warning
+    assert result["scanners"] == ["hardware.joystick", "hardware.pinkeys"]
+    events = {now: events for now, events, _ in result["updates"] if events}
+    assert events == {200: [[DOWN, True]], 400: [[DOWN, False]], 600: [[UP, True]],
+                      700: [[UP, False]]}

@@ -67,9 +67,10 @@ def changes(frames, shown=None):
     return found
 
 
-def assert_blinka_only(modules):
-    for name in ("board", "digitalio", "pwmio", "neopixel_write", "microcontroller", "neopixel",
-                 "adafruit_pixelbuf"):
+def assert_blinka_only(modules, used=("board", "digitalio", "pwmio", "neopixel_write",
+                                       "microcontroller", "neopixel", "adafruit_pixelbuf")):
+    """The modules ``used`` are the pip packages' (Blinka's...), none of ``tests/`` is loaded."""
+    for name in used:
         assert modules[name] and modules[name].startswith(SITE), (name, modules[name])
     assert modules["supervisor"] is None and modules["keypad"] is None
     assert modules["tests"] == []
@@ -194,6 +195,7 @@ def test_held_button_on_blinkas_low_pin_reaches_the_game(tmp_path):
                 'ROLIT_PIN_LEFT = ""\nROLIT_PIN_RIGHT = ""\nROLIT_PIN_SELECT = "Dx_INPUT_FALSE"\n'
                 'ROLIT_PIN_BACK = ""\nROLIT_STORAGE = "none"\n')
     result, _ = blinka(tmp_path, "handheld", settings, {"frames": 5, "low": {}})
+    assert_blinka_only(result["modules"], ("board", "digitalio", "neopixel_write", "neopixel"))
     assert result["errors"] == []
     assert [events for _, events, _ in result["updates"]] == [[[SELECT, True]], [], [], [], []]
     assert result["storage"] == "NoStorage"
@@ -205,6 +207,7 @@ def test_one_button_under_blinka_long_press_is_select(tmp_path):
                 'ROLIT_STORAGE = "none"\n')
     low = {"Dx_INPUT_TRUE": [[100, 900]]}
     result, _ = blinka(tmp_path, "handheld", settings, {"frames": 50, "low": low})
+    assert_blinka_only(result["modules"])
     assert result["errors"] == [] and result["scanners"] == ["hardware.pinkeys"]
     events = {now: events for now, events, _ in result["updates"] if events}
     assert events == {700: [[SELECT, True]], 900: [[SELECT, False]]}

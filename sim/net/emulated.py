@@ -25,10 +25,11 @@ class ChipCable:
     ``ROLIT_LINK_TX``/``ROLIT_LINK_RX``: GP12/GP13 on the emulated Pico), as
     ``UartLink.pump``: ``pump(link, now)`` every frame."""
 
-    def __init__(self, chip, baud=BAUD, uart=0):
+    def __init__(self, chip, baud=BAUD, uart=0, owns=False):
         self.chip = chip
         self.baud = baud
         self.uart = uart
+        self.owns = owns  # close() powers the chip off (python -m sim --join emulator)
         self.state = "linked"
         self.bytes_in = 0
         self.bytes_out = 0
@@ -46,8 +47,10 @@ class ChipCable:
             self.chip.uart_send(self.uart, data, baud=self.baud)
 
     def close(self):
-        """The chip is its owner's to power off."""
+        """Let go; with ``owns``, power the chip off too."""
         self.state = "closed"
+        if self.owns:
+            self.chip.close()
 
 
 class SimAndChip:
@@ -99,3 +102,117 @@ class SimAndChip:
         self.run(hold)
         self.chip.release(key)
         self.run(after)
+
+
+def start_chip(preset="pico"):
+    """``python -m sim --join emulator``'s chip: a new Pico's flash with the deployed game and
+    the link's two lines in settings.toml, powered on; wrapped in a :class:`ChipCable` that
+    powers it off on close. ``NetError`` in one line when the emulator cannot run here."""
+    from ..emulate import Emulator, EmulatorError, missing_reason, prepare_chip
+    from ..emulink import LINK_SETTINGS
+    from .wire import NetError
+
+    reason = missing_reason()
+    if reason is not None:
+        raise NetError("cannot start the emulated Pico: " + reason)
+    try:
+        image, toml, keys = prepare_chip(None, None, {}, preset, dict(LINK_SETTINGS))
+        chip = Emulator(flash=image, keys=keys)
+        chip.start()
+    except (ValueError, EmulatorError) as error:
+        raise NetError("cannot start the emulated Pico: %s" % str(error).strip().split("\n")[0])
+    cable = ChipCable(chip, owns=True)
+    cable.toml = toml
+    return cable
+
+
+class SimBesideChip:
+    """The simulator and the chip of ``python -m sim --join emulator`` behind one window or
+    terminal, as ``sim.emulink.LinkedDevice`` shows linked chips: both boards side by side, Tab
+    or 1-2 choose where the keys go. ``update(now_ms, events)`` runs the chip as much emulated
+    time as passed on the wall clock (at most the EmulatedDevice's slice) in SLICE_MS steps,
+    one frame of the simulator on the chip's clock after each (:class:`SimAndChip`)."""
+
+    def __init__(self, sim_device, chip_device, describe):
+        self.sim = sim_device
+        self.chip_device = chip_device
+        self.pair = SimAndChip(sim_device, chip_device.pico)
+        self.describe = describe   # the simulator's side panel (sim.cli's information)
+        self.selected = 0
+        self.app = None
+        self._sim_events = []
+
+    @property
+    def colours(self):
+        return self.sim.colours if self.selected == 0 else self.chip_device.colours
+
+    def choose(self, key, events=()):
+        if self.selected == 0:
+            self._sim_events.extend(events)
+            self._sim_events.extend((number, False) for number in range(6))  # nothing held
+        else:
+            self.chip_device.queue(events)
+            self.chip_device.release_all()
+        if isinstance(key, tuple):
+            key = key[1] - 1
+        if isinstance(key, int):
+            if 0 <= key < 2:
+                self.selected = key
+        else:
+            self.selected = 1 - self.selected
+        return self.selected
+
+    def update(self, now_ms, events=()):
+        sim_events = self._sim_events
+        self._sim_events = []
+        if self.selected == 0:
+            sim_events.extend(events)
+            events = ()
+        ms = self.chip_device.before_run(now_ms, events)
+        changed = False
+        for _ in range(max(1, ms // self.pair.slice_ms)):
+            changed = self.pair.step(sim_events) or changed
+            sim_events = ()
+        return self.chip_device.after_run(now_ms) or changed
+
+    def panels(self):
+        info = self.describe(self.sim.app) or {}
+        sim_lines = [line for line in info.get("status", ()) if line]
+        sim_lines.append("on the chip's clock: %.1f s emulated" % (self.pair.now / 1000))
+        chip_info = self.chip_device.info()["status"]
+        cable = self.sim.cable
+        chip_lines = list(chip_info[:2]) + ["link: %d bytes out, %d in" % (
+            cable.bytes_in, cable.bytes_out)] + list(chip_info[2:])
+        return [(self.sim.colours, "Simulator", sim_lines, self.selected == 0),
+                (self.chip_device.colours, "Pico (emulated)", chip_lines, self.selected == 1)]
+
+    def wiring(self):
+        return "the simulator's link <-> the Pico's UART0 (GP12 TX, GP13 RX), %d baud" % (
+            self.sim.cable.baud)
+
+
+def run(args, mode, device, describe):
+    """The window or terminal of ``python -m sim --join emulator``: the simulator (its App
+    and Device as sim.cli built them, ``device.cable`` from :func:`start_chip`) beside the
+    chip, until the window closes."""
+    from ..emulate import EmulatedDevice
+    from ..emulink import _window, render_linked
+    from ..rp2040.mirror import load_settings
+
+    cable = device.cable
+    chip_device = EmulatedDevice(cable.chip, load_settings(cable.toml), console_lines=3)
+    both = SimBesideChip(device, chip_device, describe)
+    if mode == "window":
+        win = _window(both, args.fps or 30, 2,
+                      title="Rolit Handheld: the simulator and an emulated Pico, linked")
+        try:
+            win.run()
+        finally:
+            win.close()
+        return
+    from .. import terminal
+
+    terminal.run(both, lambda app: None, fps=args.fps or 30,
+                 screen=lambda columns, rows, colour: render_linked(
+                     both.panels(), both.wiring(), columns, rows, colour),
+                 on_board=both.choose)

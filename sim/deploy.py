@@ -1,7 +1,7 @@
 """Put the game on a CircuitPython board (or into any folder).
 
     python -m sim.deploy PATH [--preset pico|pico_w|feather_rp2040|blinka_pi] [--dry-run]
-                              [--mpy-cross MPY_CROSS]
+                              [--mpy-cross MPY_CROSS] [--usb-link]
     make deploy DEST=PATH [ARGS=...] [MPY_CROSS=PATH]
 
 PATH is the mounted CIRCUITPY drive (``/media/$USER/CIRCUITPY``, ``/Volumes/CIRCUITPY``, ``E:\\``)
@@ -11,6 +11,11 @@ only), a starter ``settings.toml`` for the preset (never over an existing one: a
 CircuitPython libraries the game needs, taken from the pinned pip packages installed with
 ``make setup`` (nothing of theirs is kept in this repository). Files that are already identical
 are not written again (every write to CIRCUITPY restarts the board).
+
+With ``--usb-link`` it also writes a ``boot.py`` that enables the USB data channel
+(``usb_cdc.enable(console=True, data=True)``: a second serial port the game links over when
+settings.toml names no link pins, docs/network.md); a deploy without the flag removes that
+``boot.py`` if unchanged. A ``boot.py`` of the user's is kept as every file of the user's is.
 
 With ``--mpy-cross PATH`` (or ``$MPY_CROSS``) every module but ``code.py``, the libraries in
 ``lib/`` too, is compiled to ``.mpy`` by CircuitPython's own mpy-cross, which must be of the

@@ -159,15 +159,17 @@ def _make_buzzer(handheld, board):
         handheld.errors.append("buzzer: %s" % (error,))
 
 
-def _make_cable(handheld, board, busio=None):
-    """The link's UART on the settings' pins (``link_tx``, ``link_rx``; None: no link). No
-    fallback to other pins: the other handhelds are wired to these."""
+def _make_cable(handheld, board, busio=None, usb_cdc=None):
+    """The link's UART on the settings' pins (``link_tx``, ``link_rx``). No fallback to other
+    pins: the other handhelds are wired to these. Without pins, the USB data channel if
+    boot.py enabled it (``usb_cdc.data``: hardware.usblink); else no link."""
     from . import config
 
     settings = handheld.settings
     tx_name = getattr(settings, "link_tx", None)
     rx_name = getattr(settings, "link_rx", None)
     if not tx_name or not rx_name:
+        _make_usb_cable(handheld, usb_cdc)
         return
     errors = handheld.errors
     tx = config.pin(board, tx_name, "link TX", errors)
@@ -190,6 +192,22 @@ def _make_cable(handheld, board, busio=None):
         why = str(error).split("\n")[0].strip() or type(error).__name__
         errors.append("link: a UART on TX %s and RX %s at %s baud failed (%s): playing without "
                       "a link" % (tx_name, rx_name, settings.link_baud, why))
+
+
+def _make_usb_cable(handheld, usb_cdc=None):
+    """``usb_cdc.data`` as the link's cable, when there is one (a board whose boot.py enabled
+    it); a board without ``usb_cdc`` (a Pi with Blinka) or without the channel: no link."""
+    if usb_cdc is None:
+        try:
+            import usb_cdc
+        except ImportError:
+            return
+    data = getattr(usb_cdc, "data", None)
+    if data is None:
+        return
+    from .usblink import UsbLink
+
+    handheld.cable = UsbLink(data)
 
 
 def open_storage(kind="nvm", path="/rolit.sav", offset=0, microcontroller=None, need=None):

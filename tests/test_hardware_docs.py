@@ -16,7 +16,8 @@ DEVICE_FILES = ["code.py"] + ["hardware/" + name for name in sorted(os.listdir(
 # Built into CircuitPython, or copied to lib/ by the deploy (neopixel), or this project's.
 ALLOWED = {"os", "sys", "time", "gc", "micropython", "traceback", "board", "neopixel", "keypad",
            "analogio", "pwmio", "microcontroller", "supervisor", "digitalio", "neopixel_write",
-           "busio", "hardware", "rolit_core"}
+           "busio", "hardware", "rolit_core",
+           "usb_cdc"}  # built into CircuitPython on boards with native USB (the RP2040's)
 
 
 def read(relative):

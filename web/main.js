@@ -33,8 +33,17 @@ const stats = {
   draws: 0, // frames drawn (only changed frames are)
   log: [], // recent frames: [rAF time, ms in Python, 1 if a computer thought]
   moves: [], // computer moves: {level, ms (wall), computeMs, nodes}
+  // The page's own clock for the network figures (bench/netpages.py): epoch ms
+  // (performance.timeOrigin + performance.now(), the machine's clock, comparable across
+  // processes on one machine) of each frame that took input, and of each frame whose board
+  // showed a new count of moves.
+  inputs: [], // [epoch ms once the frame's link bytes were sent, the keys' text]
+  shown: [], // [epoch ms when the frame showed it, moves on the board]
+  linkStates: [], // [epoch ms, the linked game in words] at each change
   errors: 0,
 };
+let shownMoves = -1;
+let shownLink = null;
 const panel = new Panel($("board"));
 const keys = new Keys();
 const gamepads = new Gamepads(keys);
@@ -503,8 +512,10 @@ function tick(time) {
       const came = net.take(); // the host's bytes first, so this frame sees them
       if (came) py.link_in(came, Math.floor(time));
     }
-    result = py.step(Math.floor(time), keys.take(), nodes);
+    const input = keys.take();
+    result = py.step(Math.floor(time), input, nodes);
     if (net) net.send(py.link_out());
+    if (input) keep(stats.inputs, [performance.timeOrigin + performance.now(), input]);
     failures = 0;
   } catch (error) {
     stats.errors++;
@@ -524,7 +535,19 @@ function tick(time) {
     rate = rate ? rate * 0.7 + measured * 0.3 : measured;
     nodes = Math.max(10, Math.min(MAX_NODES, 2 * nodes, Math.floor(rate * THINK_BUDGET_MS)));
   }
-  if (result & CHANGED_INFO) showInfo(JSON.parse(py.info()));
+  if (result & CHANGED_INFO) {
+    showInfo(JSON.parse(py.info()));
+    const count = info?.game ? info.game.moves.length : -1;
+    if (count !== shownMoves) {
+      shownMoves = count;
+      keep(stats.shown, [performance.timeOrigin + performance.now(), count]);
+    }
+    const words = info?.link ?? null;
+    if (words !== shownLink) {
+      shownLink = words;
+      keep(stats.linkStates, [performance.timeOrigin + performance.now(), words]);
+    }
+  }
   timeMove(thinking, used, ms, time);
   if (result & CHANGED_FRAME) {
     panel.draw(frameBytes(py.frame()));
@@ -537,6 +560,11 @@ function tick(time) {
   stats.frames++;
   stats.log.push([time, ms, thinking ? 1 : 0]);
   if (stats.log.length > LOG_FRAMES) stats.log.splice(0, stats.log.length - LOG_FRAMES);
+}
+
+function keep(list, entry) {
+  list.push(entry);
+  if (list.length > LOG_FRAMES) list.splice(0, list.length - LOG_FRAMES);
 }
 
 // Time each computer move: from its first thinking frame to its last.

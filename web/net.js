@@ -76,7 +76,10 @@ export class NetLink {
     this.inbox = [];
     this.waiting = 0;
     this.retry = 0;
-    this.stats = { connections: 0, bytesIn: 0, bytesOut: 0, linkedAt: null, openedAt: null };
+    // messagesIn/Out: binary WebSocket messages, each with its frame header on the wire (2 bytes
+    // from the server, 6 masked ones from the page, for messages under 126 bytes)
+    this.stats = { connections: 0, bytesIn: 0, bytesOut: 0, messagesIn: 0, messagesOut: 0,
+                   linkedAt: null, openedAt: null };
   }
 
   open() {
@@ -139,6 +142,7 @@ export class NetLink {
     this.inbox.push(bytes);
     this.waiting += bytes.length;
     this.stats.bytesIn += bytes.length;
+    this.stats.messagesIn++;
   }
 
   _lost(words) {
@@ -164,6 +168,7 @@ export class NetLink {
     const bytes = fromHex(hex);
     this.socket.send(bytes);
     this.stats.bytesOut += bytes.length;
+    this.stats.messagesOut++;
   }
 
   // Leave the server's game for good (the tab forgets its node).

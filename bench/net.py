@@ -1,4 +1,7 @@
-"""The network link's figures on loopback: ``python -m bench net``.
+"""The network link's figures on loopback: ``python -m bench net [--tcp | --pages]``.
+
+``--tcp``: the simulators' figures below; ``--pages``: headless Chromium pages joined to a
+hosting simulator (bench/netpages.py); without either, both.
 
 A hosting hub (sim.net.NetHost) and three joining simulators (sim.net.NetJoin) in this one
 process, each pumped every 2 ms of the wall clock, play a round of a 4-seat match on 8x8 with seeded moves
@@ -12,6 +15,7 @@ with the machine's load, which is printed before and after.
 
 import os
 import random
+import sys
 import time
 
 from rolit_core import Match
@@ -31,7 +35,22 @@ def _load():
         return "?"
 
 
-def main():
+def main(argv=()):
+    argv = list(argv)
+    if argv and argv[0] not in ("--tcp", "--pages"):
+        print("python -m bench net: the options are --tcp and --pages, not %s" % argv[0],
+              file=sys.stderr)
+        return 2
+    if "--pages" not in argv:
+        tcp()
+    if "--tcp" not in argv:
+        from bench import netpages
+        print("-- pages --")
+        netpages.main()
+    return 0
+
+
+def tcp():
     print("load average %s on %d cores before" % (_load(), os.cpu_count() or 1))
     hub = NetHost(0, "127.0.0.1", web=None)
     start = time.monotonic()
@@ -134,4 +153,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv[1:]))

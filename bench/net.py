@@ -109,9 +109,9 @@ def tcp():
         if host.phase != lockstep.PLAYING or t - last_move < 100:
             continue  # a move every 100 ms at the most, as players would (and to time each)
         seat = host.seat_to_move()
-        if any(position_check(g.match) != position_check(match) for g in guests
-               if g.match is not None):
-            continue
+        if any(g.match is None or position_check(g.match) != position_check(match)
+               for g in guests):
+            continue  # every joiner has the match and the last move before the next
         ply = len(match.game.moves)
         if seat == 0:
             sent[ply] = (t, "host")

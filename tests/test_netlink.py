@@ -60,6 +60,7 @@ class NetTable:
         self.round_over_at = None
         self.log = []
         self.hold_guest = False   # the guests' players do not move
+        self.asleep = set()       # seats whose machine sleeps: not pumped, not updated
 
     def close(self):
         assert not [line for line in self.log if "internal error" in line], self.log
@@ -74,9 +75,10 @@ class NetTable:
     def step(self, ms=10, play=True):
         now = self.now
         self.hub.pump(self.host_link, now)
-        for seat in self.seats:
+        awake = [seat for index, seat in enumerate(self.seats) if index not in self.asleep]
+        for seat in awake:
             seat.cable.pump(seat.link, now)
-        for session in [self.host] + self.guests:
+        for session in [self.host] + [seat.guest for seat in awake]:
             session.update(now)
             for event in session.take_events():
                 if session is self.host and event[0] == "move":
@@ -104,9 +106,11 @@ class NetTable:
         if host.nodes[seat] == 0:
             host.play(self.rng.choice(match.game.legal_moves()))
             return
-        for guest in self.guests:
+        for index, guest in enumerate(self.guests):
             if self.hold_guest:
                 break
+            if index in self.asleep:
+                continue
             if guest.seat == seat and guest.match is not None and not guest.match.game.over \
                     and guest.phase == lockstep.PLAYING:
                 moves = guest.match.game.legal_moves()
@@ -190,6 +194,46 @@ def test_a_joiner_that_drops_comes_back_as_its_node_and_resyncs(tables):
     table.run()
     assert first.cable.connections == 2 and first.cable.node == 1
     assert len(table.played) > moves
+    table.assert_same_boards()
+
+
+@pytest.mark.parametrize("sleep_ms", [3000, 6500])
+def test_a_laptop_that_sleeps_with_its_socket_open_pauses_everyone_within_2_s(tables,
+                                                                              sleep_ms):
+    # A laptop that sleeps (or a Wi-Fi that stops carrying packets) closes nothing: its
+    # socket stays open and is simply silent. Every other seat says "link lost" within 2 s
+    # and no move is played meanwhile; back before the hub's SILENT_MS it goes on on the same
+    # connection, back after it connects again as its node; either way it resyncs.
+    table = tables(3, 2, seed=5)
+    table.seat_everyone()
+    for _ in range(120):
+        table.step()
+    assert table.host.phase == lockstep.PLAYING and len(table.played) >= 3
+    sleeper, other = table.seats
+    table.asleep = {0}
+    slept_at = table.now
+    lost_at = {}
+    while table.now - slept_at < sleep_ms:
+        table.step()
+        for name, session in (("host", table.host), ("other joiner", other.guest)):
+            if session.phase == lockstep.LOST and name not in lost_at:
+                lost_at[name] = table.now - slept_at
+                moves = len(table.match.game.moves)
+        if len(lost_at) == 2:
+            # paused: the host refuses its own move, in words, and nothing is played
+            if table.host.seat_to_move() == 0:
+                assert table.host.play(table.match.game.legal_moves()[0]) == \
+                    "the game is paused"
+            assert len(table.match.game.moves) == moves
+    assert sorted(lost_at) == ["host", "other joiner"], lost_at
+    assert max(lost_at.values()) <= 2000, lost_at
+    assert table.host.phase == lockstep.LOST and other.guest.phase == lockstep.LOST
+    went_silent = any("node 1" in line and "went silent" in line for line in table.log)
+    assert went_silent == (sleep_ms > hub_module.SILENT_MS), table.log
+    table.asleep = set()   # it wakes: its clock has jumped, its socket may be gone
+    table.run()
+    assert sleeper.cable.node == 1
+    assert sleeper.cable.connections == (2 if sleep_ms > hub_module.SILENT_MS else 1)
     table.assert_same_boards()
 
 

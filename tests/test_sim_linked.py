@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from rolit_core.app import BACK, DOWN, LEFT, SELECT, UP
+from rolit_core.app import BACK, DOWN, LEFT, SELECT, UP, App
 from rolit_core.game import Match
 from rolit_core.rng import Random
 from sim import cli
@@ -24,8 +24,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 class Sim:
     """One simulator as ``python -m sim ARGS`` builds it, without its window."""
 
-    def __init__(self, argv):
-        args = cli.parser().parse_args(argv + ["--storage", "none", "--seed", "5"])
+    def __init__(self, argv, storage="none"):
+        args = cli.parser().parse_args(argv + ["--storage", storage, "--seed", "5"])
         cli.check_link_options(args)
         self.app, self.device = cli.build(args)
         self.device.cable = cli.open_cable(args)
@@ -177,6 +177,96 @@ def test_a_joiner_whose_host_stops_sees_link_lost_and_the_reason(room):
     assert network and network[0].endswith("(trying again)"), network
     assert "link lost" in network[0] or "cannot join 127.0.0.1" in network[0], network
     table.sims.insert(0, gone)
+
+
+def _three_seats_in_play(tmp_path):
+    """A host and two joiners, each simulator with its own save file, three players on 8x8,
+    a few moves played; the second joiner's brightness is its own (2, the others 3)."""
+    paths = [str(tmp_path / name) for name in ("host.save", "first.save", "second.save")]
+    host = Sim(["--host", "0"], paths[0])
+    port = host.cable.port
+    sims = [host] + [Sim(["--join", "127.0.0.1:%d" % port], path) for path in paths[1:]]
+    table = Room(sims)
+    sims[2].app.settings.brightness = 2
+    settings = sims[0].app.settings
+    settings.players = 3
+    settings.seats[2] = "link"
+    settings.fix()
+    table.host_from_menu(0)
+    table.join_from_menu(1)
+    table.join_from_menu(2)
+    apps = [sim.app for sim in sims]
+    assert table.run(8000, lambda: all(app.mode == "play" for app in apps)), \
+        [app.mode for app in apps]
+    for _ in range(400):
+        if len(apps[0].game.board.moves) >= 5:
+            break
+        mover = [i for i, app in enumerate(apps) if app.mode == "play" and app.phase == "input"]
+        if mover:
+            game = apps[mover[0]].game
+            cells = game.legal_moves()
+            assert apps[mover[0]].move_cursor(cells[table.rng.below(len(cells))])
+            table.tap(mover[0], SELECT)
+        else:
+            table.step()
+            time.sleep(0.001)
+    moves = list(apps[0].game.board.moves)
+    assert len(moves) >= 5
+    assert table.run(3000, lambda: all(list(app.game.board.moves) == moves for app in apps))
+    return table, paths, moves
+
+
+def _reopened(path):
+    from rolit_core.link import Link
+    from rolit_core.vocab import LEVELS
+    from sim.device import FileStorage
+    return App(storage=FileStorage(path), seed=1, levels=LEVELS, link=Link())
+
+
+def test_the_host_quitting_ends_the_game_on_every_seat_and_each_keeps_its_own_save(
+        room, tmp_path):
+    table, paths, _ = _three_seats_in_play(tmp_path)
+    try:
+        host, first, second = [sim.app for sim in table.sims]
+        host.quit()
+        assert table.run(3000, lambda: first.mode == "menu" and second.mode == "menu")
+        assert first.error == second.error == "the host ended the game"
+        for sim in table.sims:
+            sim.device.update(table.now + 20, ())
+        # each file is its own seat's: a menu (the game ended), its own settings, no error
+        again = [_reopened(path) for path in paths]
+        assert [app.error for app in again] == [None, None, None]
+        assert [app.linked for app in again] == [None, None, None]
+        assert [app.settings.brightness for app in again] == [3, 3, 2]
+    finally:
+        for sim in table.sims:
+            sim.cable.close()
+
+
+def test_the_host_stopping_says_link_lost_on_every_seat_and_each_keeps_its_game(room,
+                                                                                tmp_path):
+    table, paths, moves = _three_seats_in_play(tmp_path)
+    try:
+        gone = table.sims.pop(0)
+        gone.cable.close()   # the hosting machine is gone: its window closed, its power cut
+        start = table.now
+        first, second = [sim.app for sim in table.sims]
+        assert table.run(3000, lambda: first.link_status == second.link_status == "link lost")
+        assert table.now - start <= 2100
+        # each seat's save holds the linked game as that seat saw it: reopened, it resumes
+        # it (a guest asking its host for its seat back; the host waiting for its guests)
+        again = [_reopened(path) for path in paths]
+        for index, app in enumerate(again):
+            assert app.error is None, app.error
+            assert app.linked is not None and app.linked.host == (index == 0)
+            assert list(app.game.board.moves) == moves
+            if index:
+                assert app.linked.seat == index   # its own seat, not another's
+        assert again[2].settings.brightness == 2
+        table.sims.insert(0, gone)
+    finally:
+        for sim in table.sims:
+            sim.cable.close()
 
 
 def test_link_options_that_cannot_go_together_are_refused_in_one_line():

@@ -329,8 +329,12 @@ def ramp_game(chromium, folder, joined, rng, reload_after=None):
         first = reload_after if reload_after is not None else MOVES
         timed = play(sim, pages, rng, first)
         after = traffic(pages)
+        gaps = []
+        for page in pages:
+            log = page.page.evaluate("window.rolit.stats.log.map((entry) => entry[0])")
+            gaps += [b - a for a, b in zip(log, log[1:])]
         result = {"timed": timed, "bytes": ((after[0] - before[0]), (after[1] - before[1])),
-                  "bytes_moves": len(timed), "error": max(page.error for page in pages)}
+                  "bytes_moves": len(timed), "gaps": sorted(gaps), "error": max(page.error for page in pages)}
         if reload_after is not None:
             result["reload"] = reload(sim, pages[0])
             timed += play(sim, pages, rng, MOVES - first)
@@ -411,8 +415,23 @@ def main(argv=(), ramp=(1, 2, 3)):
         for who, made, ends in game["timed"]:
             worst.append(1000 * (max(v for v in ends.values() if v is not None) - made))
         under = len([w for w in worst if w < UNDER_MS])
+        gaps = game["gaps"]
         print("%d joined page(s), %d players: a move until every seat shows it: %s; %d of %d "
-              "under %d ms" % (joined, joined + 1, ms(worst), under, len(worst), UNDER_MS))
+              "under %d ms; the pages' frames %.0f ms apart (median; 95th percentile %.0f ms, "
+              "60 frames a second is 17)" % (
+                  joined, joined + 1, ms(worst), under, len(worst), UNDER_MS,
+                  statistics.median(gaps), gaps[int(len(gaps) * 0.95)]))
+    last = games[max(games)]
+    hops = []
+    for index in range(max(games)):
+        values = [1000 * (ends[index] - made) for who, made, ends in last["timed"]
+                  if who == "host" and ends[index] is not None]
+        if values:
+            hops.append("node %d %.0f ms" % (index + 1, statistics.mean(values)))
+    # the ring runs through the pages: each hop waits for the host's next frame (the hub is
+    # pumped once a frame) and the page's next animation frame (it passes frames on then)
+    print("%d joined pages: a host's move until each page shows it, mean, by its place on the "
+          "ring: %s" % (max(games), ", ".join(hops)))
     print("machine after: %s" % machine_load())
 
 

@@ -286,6 +286,51 @@ def test_a_fifth_player_is_refused_in_words(tables):
     table.assert_same_boards()
 
 
+@pytest.mark.parametrize("versions", [(lockstep.PROTOCOL + 1, 1, 0), (lockstep.PROTOCOL, 9, 9)])
+def test_a_joiner_of_another_game_version_is_refused_in_words_over_the_socket(tables,
+                                                                              versions):
+    table = tables(2, 0)
+    other = Seat(table.hub.port)
+    other.guest.versions = versions
+    other.guest.join()
+    table.seats.append(other)
+    for _ in range(100):
+        table.step(play=False)
+    assert other.cable.state == "linked"   # the hub let it in: the game refuses it
+    assert other.guest.phase_name == "refused"
+    assert other.guest.reason == "another version of the game"
+    assert not table.host.seated()
+    # a joiner of this version then takes the seat, and they play to the end
+    table.seats.remove(other)
+    other.cable.close()
+    table.seats.append(Seat(table.hub.port))
+    table.seat_everyone()
+    table.run()
+    table.assert_same_boards()
+
+
+def test_a_second_host_joining_over_the_socket_is_refused_in_words(tables):
+    # On a cable both hosts are refused. Through the hub only the newcomer is: it hears the
+    # host's HELLO and stops, while its own frames, sent as node 0 from place 1, could never
+    # pass the hub's check, so the hosting game is not disturbed and goes on.
+    table = tables(2, 0)
+    link = Link()
+    second = Host(link, Match(1, 2, 6, seed=3), ["human"] * 2, [0, LOCAL], 0x77)
+    cable = NetJoin(LOOPBACK, table.hub.port, retry_ms=200)
+    for _ in range(300):
+        table.step(play=False)
+        cable.pump(link, table.now)
+        second.update(table.now)
+    assert second.phase_name == "refused"
+    assert second.reason == "another handheld is already hosting"
+    assert table.host.phase_name == "lobby" and not table.host.seated()
+    cable.close()
+    table.seats.append(Seat(table.hub.port))
+    table.seat_everyone()
+    table.run()
+    table.assert_same_boards()
+
+
 def test_a_busy_port_is_a_one_line_error():
     with socket.socket() as taken:
         taken.bind((LOOPBACK, 0))

@@ -274,6 +274,17 @@ def test_a_page_served_by_a_hosting_simulator_joins_and_plays_to_the_end(chromiu
             time.sleep(0.05)
         with hosting.lock:
             assert hosting.app.game.over
+            count = len(hosting.app.game.board.moves)
+        # the page's own clock, for bench net --pages: each new count of moves it showed (the
+        # reloaded document's, from the save's count on), each frame that took input, and its
+        # linked game's words
+        noted = tab.page.evaluate("window.rolit.stats")
+        counts = [moves for _, moves in noted["shown"]]
+        assert counts == sorted(counts) and counts[-1] == count, counts
+        now = time.time() * 1000   # the page notes the machine's clock, as Python reads it
+        assert noted["inputs"] and all(now - 600000 < at < now + 1000
+                                       for at, _ in noted["inputs"] + noted["shown"])
+        assert any((words or "").startswith("linked game") for _, words in noted["linkStates"])
         figures = {"reload_until_same_board_ms": rejoin_ms, "chromium": browser.version(),
                    "load_average": round(os.getloadavg()[0], 1),
                    "moves_refused_while_paused": len(REFUSED)}

@@ -343,3 +343,41 @@ def test_a_page_on_a_plain_server_offers_no_join_and_plays_as_today(chromium, si
         tab.close()
         server.shutdown()
         server.server_close()
+
+
+def test_a_page_whose_tab_sleeps_pauses_the_host_within_2_s_and_resyncs(chromium, hosting):
+    # A laptop whose lid closes stops the tab: its WebSocket stays open (the browser holds it)
+    # but the page runs nothing and sends nothing. Here the page's JavaScript is paused
+    # (Debugger.pause: its frame loop stops, its socket stays). The host says "link lost"
+    # within 2 s and pauses; the tab wakes, and the game goes on on the same board.
+    host_a_game(hosting)
+    tab = Tab(chromium, "http://127.0.0.1:%d/" % hosting.hub.port)
+    try:
+        tab.open("?seed=4")
+        tab.wait_for("!document.getElementById('join').hidden", 30000)
+        tab.page.click("#join")
+        tab.wait_for("window.rolit.info() && window.rolit.info().mode === 'play'", 60000)
+        assert hosting.wait(lambda app: app.mode == "play")
+        rng = Random(9)
+        assert play_on(hosting, tab, rng, moves=2) == 2
+        cdp = tab.context.new_cdp_session(tab.page)
+        cdp.send("Debugger.enable")
+        cdp.send("Debugger.pause")   # at the page's next frame
+        frozen = time.monotonic()
+        assert hosting.wait(lambda app: app.link_status == "link lost", 10)
+        lost_after = time.monotonic() - frozen
+        assert lost_after <= 2.0, lost_after
+        assert [node for node, _, _ in hosting.hub.joiners()] == [1]   # its socket is open
+        time.sleep(1.0)
+        cdp.send("Debugger.resume")
+        cdp.send("Debugger.disable")
+        assert hosting.wait(lambda app: app.link_status != "link lost", 30), state(hosting, tab)
+        deadline = time.monotonic() + 60
+        while not same_board(hosting, tab):
+            assert time.monotonic() < deadline, state(hosting, tab)
+            time.sleep(0.05)
+        assert tab.page.evaluate("window.rolit.net().stats.connections") == 1
+        assert play_on(hosting, tab, rng, moves=2) == 2
+        assert not tab.errors, tab.errors
+    finally:
+        tab.close()

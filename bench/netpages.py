@@ -24,7 +24,9 @@ taken off, and its uncertainty printed.
   players on 6x6: a page does nothing but its own moves (a click each); every move's time
   until every seat's board shows it, with 100 ms the mark.
 - Reconnect: a page reloaded mid-game (a new document; its own clock starts at the reload's
-  navigation): until it is linked again, and until its board is the host's.
+  navigation): until it is linked again, and until its game is in play again.
+
+ROLIT_BENCH_VERBOSE=1 prints each join and move on stderr as it happens.
 """
 
 import os

@@ -80,12 +80,15 @@ class Settings:
         self.link_tx = self.link_rx = self.link_baud = None  # no link
 
 
-def read_toml(path="settings.toml", errors=None, keys=None):
+def read_toml(path="settings.toml", errors=None, keys=None, firmware=None):
     """The ``KEY = value`` lines of a settings file as a dict of strings and ints (the subset of
     TOML that CircuitPython's ``os.getenv`` reads). A missing file gives ``{}``. A byte-order mark
     is skipped; a line that is not UTF-8 text is left out with a message in ``errors`` (a list,
-    if given), and ``keys`` (a list, if given) gets ``(line number, key)`` per key read."""
+    if given), and ``keys`` (a list, if given) gets ``(line number, key)`` per key read.
+    ``firmware`` (a dict, if given) gets, in the same reading, what CircuitPython's
+    ``os.getenv`` returns for each key (see :func:`firmware_line`)."""
     values = {}
+    reading = firmware is not None
     try:
         handle = open(path, "rb")
     except OSError:  # missing
@@ -97,6 +100,9 @@ def read_toml(path="settings.toml", errors=None, keys=None):
             if not raw:
                 break
             number += 1
+            if reading:
+                # before the byte-order mark goes: os.getenv does not skip it
+                reading = firmware_line(raw, firmware)
             if number == 1 and raw[:3] == b"\xef\xbb\xbf":
                 raw = raw[3:]  # a byte-order mark from a Windows editor
             try:
@@ -115,6 +121,61 @@ def read_toml(path="settings.toml", errors=None, keys=None):
     finally:
         handle.close()
     return values
+
+
+# In what read_toml gives for os.getenv: a key whose line only os.getenv itself reads as it does
+# (an escape, a bare value that is empty or has quotes) and, under EVERY, a line it reads in a
+# way of its own (a NUL byte, a key with no "=" on its line): os.getenv is asked for every key
+# not found before that line.
+ASK = ()
+EVERY = ""
+
+
+def firmware_line(raw, firmware):
+    """Put what CircuitPython 10's ``os.getenv`` makes of the settings line ``raw`` (bytes) into
+    ``firmware``: the first line of a key is the one it returns, a quoted value without escapes
+    as its text, a bare one as its text up to any ``#``, stripped. The rules were found on the
+    firmware itself (tests/test_firmware_settings.py holds them to it). Returns whether to go
+    on: not after a line that starts a ``[table]`` (os.getenv reads no further), nor after one
+    it cannot judge (``firmware[EVERY]`` is then :data:`ASK`: os.getenv finds the keys that
+    come later its own way)."""
+    line = raw.strip()
+    if not line or line[0] == 35:  # "#": a comment
+        return True
+    if line[0] == 91:  # "[": the file's keys end here for os.getenv
+        return False
+    equals = line.find(b"=")
+    if equals < 1 or b"\x00" in line:
+        firmware[EVERY] = ASK
+        return False
+    try:
+        key = line[:equals].rstrip().decode()
+    except UnicodeError:  # read_toml reports the line; os.getenv is then asked for every key
+        return True
+    if key in firmware:
+        return True
+    value = line[equals + 1:].lstrip()
+    firmware[key] = ASK
+    if value[:1] == b'"':
+        end = value.find(b'"', 1)
+        if end < 0:
+            return True
+        rest = value[end + 1:].lstrip()
+        if rest and rest[0] != 35:
+            return True
+        text = value[1:end]
+    else:
+        hash_at = value.find(b"#")
+        text = (value if hash_at < 0 else value[:hash_at]).rstrip()
+        if not text or b'"' in text:
+            return True
+    if b"\\" in text:
+        return True
+    try:
+        firmware[key] = text.decode()
+    except UnicodeError:
+        pass
+    return True
 
 
 def _read_line(line, values):
@@ -173,6 +234,20 @@ def _source(getenv, table):
     return lookup
 
 
+def _reading_getenv(firmware):
+    """``os.getenv`` answered from :func:`read_toml`'s ``firmware`` reading, and asked itself
+    only for the keys that reading left to it."""
+    later = firmware.get(EVERY)  # ASK: the keys not found before an odd line, or None
+
+    def getenv(key):
+        value = firmware.get(key, later)
+        if value is ASK:
+            return os.getenv(key)
+        return value
+
+    return getenv
+
+
 def load(getenv=None, path="settings.toml"):
     """Read every ``ROLIT_*`` setting; never raises for a bad value (see ``Settings.errors``).
 
@@ -184,13 +259,18 @@ def load(getenv=None, path="settings.toml"):
     settings = Settings()
     errors = settings.errors
     keys = []
-    source = _source(getenv, read_toml(path, errors, keys))
+    on_board = getenv is None and sys.implementation.name == "circuitpython"
+    firmware = {} if on_board else None
+    table = read_toml(path, errors, keys, firmware)
     # CircuitPython's os.getenv reads the same file again for every key asked (about 8 ms each
     # on a Pico: a quarter of a second for all of them), and finds only the keys the file has.
-    # So it is asked only for those, unless a line could not be read here.
+    # So it is asked only for those, unless a line could not be read here; and not at all for
+    # the values the one reading above took as os.getenv takes them.
     only = None
-    if getenv is None and not errors and sys.implementation.name == "circuitpython":
+    if on_board and not errors:
         only = [key for number, key in keys]
+        getenv = _reading_getenv(firmware)
+    source = _source(getenv, table)
 
     def get(key):
         if only is not None and key not in only:

@@ -62,6 +62,8 @@ KEYS = (
     ("ROLIT_MAX_FRAMES", "max_frames", "int", 0, 0, 1 << 29),
 )
 
+KEY_NAMES = tuple([key[0] for key in KEYS])
+
 
 class Settings:
     """Every setting as an attribute (``settings.brightness``...) plus ``errors``, the messages
@@ -80,6 +82,9 @@ class Settings:
         self.link_tx = self.link_rx = self.link_baud = None  # no link
 
 
+CHUNK = 512  # bytes of settings.toml read at a time
+
+
 def read_toml(path="settings.toml", errors=None, keys=None, firmware=None):
     """The ``KEY = value`` lines of a settings file as a dict of strings and ints (the subset of
     TOML that CircuitPython's ``os.getenv`` reads). A missing file gives ``{}``. A byte-order mark
@@ -94,27 +99,37 @@ def read_toml(path="settings.toml", errors=None, keys=None, firmware=None):
     except OSError:  # missing
         return values
     number = 0
+    rest = b""  # the start of a line that goes on in the next chunk
     try:
         while True:
-            raw = handle.readline()  # a line at a time: no heap block as big as the file
-            if not raw:
+            # CHUNK bytes at a time: no heap block as big as the file, and not one read per
+            # byte, which is what readline() does on a board's drive.
+            chunk = handle.read(CHUNK)
+            if chunk:
+                lines = (rest + chunk).split(b"\n")
+                rest = lines.pop()
+            elif rest:
+                lines = (rest,)
+                rest = b""
+            else:
                 break
-            number += 1
-            if reading:
-                # before the byte-order mark goes: os.getenv does not skip it
-                reading = firmware_line(raw, firmware)
-            if number == 1 and raw[:3] == b"\xef\xbb\xbf":
-                raw = raw[3:]  # a byte-order mark from a Windows editor
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeError:
-                if errors is not None:
-                    errors.append("%s line %d is not UTF-8 text (save the file as UTF-8): line "
-                                  "ignored" % (path, number))
-                continue
-            key = _read_line(line.strip(), values)
-            if key is not None and keys is not None:
-                keys.append((number, key))
+            for raw in lines:
+                number += 1
+                if reading:
+                    # before the byte-order mark goes: os.getenv does not skip it
+                    reading = firmware_line(raw, firmware)
+                if number == 1 and raw[:3] == b"\xef\xbb\xbf":
+                    raw = raw[3:]  # a byte-order mark from a Windows editor
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeError:
+                    if errors is not None:
+                        errors.append("%s line %d is not UTF-8 text (save the file as UTF-8): "
+                                      "line ignored" % (path, number))
+                    continue
+                key = _read_line(line.strip(), values)
+                if key is not None and keys is not None:
+                    keys.append((number, key))
     except OSError as error:
         if errors is not None:
             errors.append("%s cannot be read after line %d (%s)" % (path, number, error))
@@ -320,12 +335,8 @@ def load(getenv=None, path="settings.toml"):
 
 
 def _known(key):
-    if key == "ROLIT_PRESET" or key in PIN_KEYS or key in LINK_KEYS or key == LINK_BAUD_KEY:
-        return True
-    for known in KEYS:
-        if known[0] == key:
-            return True
-    return False
+    return (key == "ROLIT_PRESET" or key in PIN_KEYS or key in LINK_KEYS or key == LINK_BAUD_KEY
+            or key in KEY_NAMES)
 
 
 # The pins each input uses, as indexes into PIN_KEYS (the matrix, 0, always; the buzzer, 10,

@@ -18,7 +18,7 @@ file), ``settings.toml`` is read directly with the same rules.
 import os
 import sys
 
-from .presets import LINK_PINS, PRESET_NAMES, PRESETS, RP2040_GPIO  # noqa: F401
+from .presets import LINK_KEYS, LINK_PINS, PRESET_NAMES, PRESETS, RP2040_GPIO  # noqa: F401
 PIN_KEYS = ("ROLIT_MATRIX_PIN", "ROLIT_PIN_UP", "ROLIT_PIN_DOWN", "ROLIT_PIN_LEFT",
              "ROLIT_PIN_RIGHT", "ROLIT_PIN_SELECT", "ROLIT_PIN_BACK", "ROLIT_JOY_X", "ROLIT_JOY_Y",
              "ROLIT_JOY_PRESS", "ROLIT_BUZZER_PIN")
@@ -31,7 +31,6 @@ STORAGES = ("nvm", "file", "none")
 # The cable to the other handhelds (docs/hardware.md, "The link"): its two pins and its speed.
 # Off until both pins are set (the UART and its buffer cost a game about 2 KB of heap); any
 # problem leaves the game without a link.
-LINK_KEYS = ("ROLIT_LINK_TX", "ROLIT_LINK_RX")
 LINK_BAUD_KEY = "ROLIT_LINK_BAUD"
 LINK_BAUD = 115200
 LINK_BAUD_LOW = 1200
@@ -401,81 +400,16 @@ def _load_link(settings, get, errors):
                                       _expect("int", LINK_BAUD_LOW, LINK_BAUD_HIGH))
         baud = checked
     if problem is None and (tx or rx):
-        problem = _link_pin_problem(settings, tx, rx)
+        # Loaded only for a link: the rest of the handhelds never load its checks.
+        from .linkpins import pin_problem
+
+        taken = [(getattr(settings, PIN_ATTRS[i]), PIN_KEYS[i]) for i in _used_pins(settings)]
+        problem = pin_problem(settings.preset, tx, rx, taken)
     settings.link_tx = settings.link_rx = settings.link_baud = None
     if problem is not None:
         errors.append(problem + "; no link")
     elif tx:
         settings.link_tx, settings.link_rx, settings.link_baud = tx, rx, baud
-
-
-def _link_pin_problem(settings, tx, rx):
-    """Why the link cannot have pins ``tx`` and ``rx`` (one may be ""), in words, or None."""
-    if not tx or not rx:
-        given, missing = (LINK_KEYS[0], LINK_KEYS[1]) if tx else (LINK_KEYS[1], LINK_KEYS[0])
-        return ("%s = %r but %s is not set: the link needs both pins%s"
-                % (given, tx or rx, missing, _suggest(settings.preset)))
-    if tx == rx:
-        return ("%s and %s are both %r: TX and RX are two pins (a loopback test joins them "
-                "with a wire)" % (LINK_KEYS[0], LINK_KEYS[1], tx))
-    for which in range(2):
-        name = (tx, rx)[which]
-        for i in _used_pins(settings):
-            if getattr(settings, PIN_ATTRS[i]) == name:
-                return ("%s = %r is also %s: a pin does one job%s"
-                        % (LINK_KEYS[which], name, PIN_KEYS[i], _suggest(settings.preset)))
-    return _uart_pair_problem(settings.preset, tx, rx)
-
-
-def _suggest(preset):
-    """Words that name the pins ``preset`` leaves free for the link, or ""."""
-    tx, rx = LINK_PINS[preset]
-    if not tx:
-        return ""
-    return " (on the %s preset: %s = \"%s\", %s = \"%s\")" % (preset, LINK_KEYS[0], tx,
-                                                             LINK_KEYS[1], rx)
-
-
-def _gpio(preset, name):
-    """The RP2040 GPIO number of pin ``name`` on ``preset``'s board, or None if unknown."""
-    if preset not in RP2040_GPIO:
-        return None
-    table = RP2040_GPIO[preset]
-    if table is not None:
-        return table.get(name)
-    if name[:2] == "GP" and name[2:].isdigit() and int(name[2:]) < 30:
-        return int(name[2:])
-    return None
-
-
-def _uart_pair_problem(preset, tx, rx):
-    """On an RP2040 a UART's TX is a GPIO whose number is 0 mod 4, its RX the next one, and
-    GPIO n belongs to UART ((n + 4) // 8) % 2 (the datasheet's function table, which
-    CircuitPython's busio.UART checks): words if ``tx``/``rx`` are not such a pair, else
-    None. Pins whose number is not known here are left to busio.UART."""
-    numbers = (_gpio(preset, tx), _gpio(preset, rx))
-    if numbers[0] is None or numbers[1] is None:
-        return None
-    for i in range(2):
-        if numbers[i] % 4 != i:
-            return ("%s = %r is not a UART %s pin of the RP2040 (%s)"
-                    % (LINK_KEYS[i], (tx, rx)[i], ("TX", "RX")[i],
-                       ", ".join(_uart_pins(preset, i))))
-    units = (((numbers[0] + 4) // 8) % 2, ((numbers[1] + 4) // 8) % 2)
-    if units[0] != units[1]:
-        return ("%s = %r is UART%d's TX but %s = %r is UART%d's RX: the two pins must be one "
-                "UART's%s" % (LINK_KEYS[0], tx, units[0], LINK_KEYS[1], rx, units[1],
-                              _suggest(preset)))
-    return None
-
-
-def _uart_pins(preset, kind):
-    """The pin names of ``preset``'s board that can be a UART's TX (``kind`` 0) or RX (1)."""
-    table = RP2040_GPIO[preset]
-    if table is None:
-        # GP24, GP25 and GP29 are not on the Pico's pins
-        return ["GP%d" % n for n in range(kind, 30, 4) if n not in (24, 25, 29)]
-    return [name for name in table if table[name] % 4 == kind]
 
 
 _PIN_JOBS = ("the matrix", "the up button", "the down button", "the left button",

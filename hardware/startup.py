@@ -8,10 +8,10 @@ handheld in the same block: at the block's end this module and those of :data:`U
 
 import sys
 
-# Modules only the start uses (the first light, reading settings.toml, building the parts,
-# wiring the matrix).
-USED_ONCE = ("hardware.firstlight", "hardware.presets", "hardware.config", "hardware.parts",
-             "hardware.wiring")
+# Modules only the start uses (the first light, reading settings.toml and checking the link's
+# pins, building the parts, wiring the matrix).
+USED_ONCE = ("hardware.firstlight", "hardware.presets", "hardware.config", "hardware.linkpins",
+             "hardware.parts", "hardware.wiring")
 
 
 class Settings:

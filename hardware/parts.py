@@ -64,7 +64,14 @@ def _make_matrix(handheld, board):
                                   pixel_order=settings.pixel_order, auto_write=False)
         handheld.matrix = Matrix.from_settings(strip, settings)
     except Exception as error:
-        handheld.errors.append("matrix: %s (is lib/neopixel.py there?)" % (error,))
+        # Under Blinka neopixel is a pip package, and what fails is the Pi's LED library, which
+        # Blinka names (with the pip command) on the first line.
+        if getattr(board, "__blinka__", False):
+            hint = "docs/hardware.md, A Raspberry Pi as the handheld, step 3"
+        else:
+            hint = "is lib/neopixel.py there?"
+        why = str(error).split("\n")[0].strip() or type(error).__name__
+        handheld.errors.append("matrix: %s (%s)" % (why, hint))
 
 
 def _make_inputs(handheld, board):
@@ -152,15 +159,17 @@ def _make_buzzer(handheld, board):
         handheld.errors.append("buzzer: %s" % (error,))
 
 
-def _make_cable(handheld, board, busio=None):
-    """The link's UART on the settings' pins (``link_tx``, ``link_rx``; None: no link). No
-    fallback to other pins: the other handhelds are wired to these."""
+def _make_cable(handheld, board, busio=None, usb_cdc=None):
+    """The link's UART on the settings' pins (``link_tx``, ``link_rx``). No fallback to other
+    pins: the other handhelds are wired to these. Without pins, the USB data channel if
+    boot.py enabled it (``usb_cdc.data``: hardware.usblink); else no link."""
     from . import config
 
     settings = handheld.settings
     tx_name = getattr(settings, "link_tx", None)
     rx_name = getattr(settings, "link_rx", None)
     if not tx_name or not rx_name:
+        _make_usb_cable(handheld, usb_cdc)
         return
     errors = handheld.errors
     tx = config.pin(board, tx_name, "link TX", errors)
@@ -178,8 +187,27 @@ def _make_cable(handheld, board, busio=None):
     except Exception as error:  # ValueError("Invalid pins"), a pin in use, no busio (ImportError)
         handheld._pins.remove(tx)
         handheld._pins.remove(rx)
+        # One line on the console: Blinka's "No Hardware UART on (tx,rx)=..." goes on to list
+        # the valid ports on a second line.
+        why = str(error).split("\n")[0].strip() or type(error).__name__
         errors.append("link: a UART on TX %s and RX %s at %s baud failed (%s): playing without "
-                      "a link" % (tx_name, rx_name, settings.link_baud, error))
+                      "a link" % (tx_name, rx_name, settings.link_baud, why))
+
+
+def _make_usb_cable(handheld, usb_cdc=None):
+    """``usb_cdc.data`` as the link's cable, when there is one (a board whose boot.py enabled
+    it); a board without ``usb_cdc`` (a Pi with Blinka) or without the channel: no link."""
+    if usb_cdc is None:
+        try:
+            import usb_cdc
+        except ImportError:
+            return
+    data = getattr(usb_cdc, "data", None)
+    if data is None:
+        return
+    from .usblink import UsbLink
+
+    handheld.cable = UsbLink(data)
 
 
 def open_storage(kind="nvm", path="/rolit.sav", offset=0, microcontroller=None, need=None):

@@ -72,7 +72,9 @@ def banner(settings, handheld, version):
         "volume %d" % settings.volume if handheld.buzzer else "off",
         type(handheld.storage).__name__))
     cable = getattr(handheld, "cable", None)
-    if cable is not None:
+    if getattr(cable, "usb", False):
+        print("link: the USB data channel (usb_cdc.data, the second serial port)")
+    elif cable is not None:
         print("link: TX %s, RX %s, %d baud" % (settings.link_tx, settings.link_rx,
                                                cable.baudrate))
     else:

@@ -46,8 +46,10 @@ def parse_players(text):
 
 def parse_join(text):
     """``--join HOST[:PORT]`` -> ``("tcp", host, port)``; ``--join serial:PATH`` ->
-    ``("serial", path)``."""
+    ``("serial", path)``; ``--join emulator`` -> ``("emulator",)``."""
     from .net.join import parse_address
+    if text == "emulator":
+        return ("emulator",)
     if text.startswith("serial:"):
         path = text[len("serial:"):]
         if not path:
@@ -132,7 +134,9 @@ def parser():
     linked.add_argument("--join", type=parse_join, metavar="HOST[:PORT]",
                         help="join the linked game a simulator hosts (port %d by default); "
                              "serial:PATH (e.g. serial:/dev/ttyACM1): a handheld's cable on a "
-                             "serial port, where the menu hosts or joins" % DEFAULT_PORT)
+                             "serial port, where the menu hosts or joins; emulator: an emulated "
+                             "Pico with the real firmware beside the simulator, linked by its "
+                             "UART (python -m sim.emulate's)" % DEFAULT_PORT)
     p.add_argument("--seed", type=int, help="seed for the toss and the computer players")
     p.add_argument("--record", metavar="FILE",
                    help="write the game record to FILE (after every move and at the end); "
@@ -614,6 +618,14 @@ def open_cable(args):
                 print(line)
             sys.stdout.flush()  # seen at once through a pipe too (a script waiting for it)
             return cable
+        if args.join == ("emulator",):
+            from .net.emulated import start_chip
+            cable = start_chip()
+            print("an emulated Pico with the game is starting, its UART0 the link: host with a "
+                  "'link' seat on one board, join from the other's menu (its last page); Tab "
+                  "chooses the board your keys go to. The simulator runs on the chip's clock.")
+            sys.stdout.flush()
+            return cable
         if args.join is not None and args.join[0] == "serial":
             from .net.serial import SerialLink
             cable = SerialLink(args.join[1])
@@ -638,6 +650,8 @@ def cable_lines(cable):
     from .net.serial import SerialLink
     if cable is None:
         return ()
+    if getattr(cable, "chip", None) is not None:  # --join emulator (sim.net.emulated)
+        return ("Cable: the emulated Pico's UART0",)
     if isinstance(cable, SerialLink):
         if cable.state == "linked":
             return ("Cable: %s" % cable.path,)
@@ -727,6 +741,10 @@ def run(args):
 
     status = 0
     try:
+        if getattr(device.cable, "chip", None) is not None:  # --join emulator: both boards
+            from .net import emulated
+            emulated.run(args, mode, device, information)
+            mode = "linked"
         if mode == "window":
             mode = run_window(args, device, seat_names, information, on_frame)
         if mode == "headless":

@@ -1,7 +1,7 @@
 """Put the game on a CircuitPython board (or into any folder).
 
     python -m sim.deploy PATH [--preset pico|pico_w|feather_rp2040|blinka_pi] [--dry-run]
-                              [--mpy-cross MPY_CROSS]
+                              [--mpy-cross MPY_CROSS] [--usb-link]
     make deploy DEST=PATH [ARGS=...] [MPY_CROSS=PATH]
 
 PATH is the mounted CIRCUITPY drive (``/media/$USER/CIRCUITPY``, ``/Volumes/CIRCUITPY``, ``E:\\``)
@@ -11,6 +11,11 @@ only), a starter ``settings.toml`` for the preset (never over an existing one: a
 CircuitPython libraries the game needs, taken from the pinned pip packages installed with
 ``make setup`` (nothing of theirs is kept in this repository). Files that are already identical
 are not written again (every write to CIRCUITPY restarts the board).
+
+With ``--usb-link`` it also writes a ``boot.py`` that enables the USB data channel
+(``usb_cdc.enable(console=True, data=True)``: a second serial port the game links over when
+settings.toml names no link pins, docs/network.md); a deploy without the flag removes that
+``boot.py`` if unchanged. A ``boot.py`` of the user's is kept as every file of the user's is.
 
 With ``--mpy-cross PATH`` (or ``$MPY_CROSS``) every module but ``code.py``, the libraries in
 ``lib/`` too, is compiled to ``.mpy`` by CircuitPython's own mpy-cross, which must be of the
@@ -73,6 +78,17 @@ STOCK_CODE = (b"", b'print("Hello World!")', b'print("Hello World!")\n',
 MPY_CROSS_DOWNLOADS = ("https://adafruit-circuit-python.s3.amazonaws.com/index.html"
                        "?prefix=bin/mpy-cross/")
 AUTOMOUNT_ROOTS = ("/media", "/run/media", "/Volumes")
+# boot.py for --usb-link: CircuitPython runs it once at power-on or reset (not on the reload
+# after a file changes), before USB starts, the only time usb_cdc.enable can act.
+BOOT_USB_LINK = b"""# Written by python -m sim.deploy --usb-link (Rolit Handheld). It adds a second USB serial
+# port, the data channel (usb_cdc.data), which the game then uses as its link to a PC:
+# python -m sim --join serial:PORT, or a page's "Link over USB". The REPL console stays on the
+# first port. It acts after a reset or power-on. A deploy without --usb-link removes this file
+# (if unchanged).
+import usb_cdc
+
+usb_cdc.enable(console=True, data=True)
+"""
 
 
 class DeployError(Exception):
@@ -657,14 +673,20 @@ def _manifests(plan, drive):
     plan.final = final
 
 
-def plan(dest, preset=None, mpy_cross=None):
+def plan(dest, preset=None, mpy_cross=None, usb_link=False):
     """The :class:`Plan` that deploys to ``dest``: every check made, nothing written. With
-    ``mpy_cross`` (a path), the modules are compiled. Raises ``DeployError`` for anything that
-    would make the deploy fail or harm the drive, the lack of room included."""
+    ``mpy_cross`` (a path), the modules are compiled. With ``usb_link``, a ``boot.py`` that
+    enables the USB data channel (:data:`BOOT_USB_LINK`; a user's own ``boot.py`` is kept under
+    a free name, as every file of the user's); without, a ``boot.py`` an earlier deploy wrote
+    is removed if unchanged, and any other is left alone. Raises ``DeployError`` for anything
+    that would make the deploy fail or harm the drive, the lack of room included."""
     asked = preset is not None
     preset = preset or "pico"
     if preset not in PRESETS:
         raise DeployError("unknown preset %r (use %s)" % (preset, ", ".join(PRESETS)))
+    if usb_link and preset == "blinka_pi":
+        raise DeployError("--usb-link is for CircuitPython boards (usb_cdc): blinka_pi has no "
+                          "USB data channel; link a Pi over its UART pins")
     _check_dest(dest)
     for folder in ("lib",) + PACKAGES:
         _check_place(dest, folder, folder=True)
@@ -693,7 +715,9 @@ def plan(dest, preset=None, mpy_cross=None):
     files = game_files(compiler)
     if preset == "blinka_pi":
         files = files[:-1] + blinka_pi_files(dest) + files[-1:]  # code.py stays last
-    for relative in [relative for relative, _, _ in files] + ["settings.toml"]:
+    boot = [("boot.py", BOOT_USB_LINK, "--usb-link: the USB data channel for the link")] \
+        if usb_link else []
+    for relative in [relative for relative, _, _ in files + boot] + ["settings.toml"]:
         drive.take(relative)  # never stale, never a free name for something else
     for relative, data, note in files[:-1]:
         _place(drive, actions, relative, data, note, compiler is not None)
@@ -711,6 +735,8 @@ def plan(dest, preset=None, mpy_cross=None):
                                       "not written by the deploy: left as it is (delete it if "
                                       "it is an old copy of the game's)"))
     actions.append(_settings(dest, preset, asked))
+    for relative, data, note in boot:  # run from source by CircuitPython: never compiled
+        _place(drive, actions, relative, data, note, False)
     relative, data, note = files[-1]
     _place(drive, actions, relative, data, note, False)  # code.py: last, once the rest is in
 
@@ -928,9 +954,13 @@ def main(argv=None):
     parser.add_argument("--mpy-cross", metavar="PATH",
                         help="compile the modules to .mpy with CircuitPython's mpy-cross of the "
                         "board's version (default: $MPY_CROSS; none: copy the source)")
+    parser.add_argument("--usb-link", action="store_true",
+                        help="also write a boot.py that enables the USB data channel, a second "
+                        "serial port the game links over (python -m sim --join serial:PORT); "
+                        "a deploy without it removes that boot.py")
     args = parser.parse_args(argv)
     try:
-        actions = plan(args.path, args.preset, find_mpy_cross(args.mpy_cross))
+        actions = plan(args.path, args.preset, find_mpy_cross(args.mpy_cross), args.usb_link)
         if actions.compiler is not None:
             print("compiling with %s" % actions.compiler.banner)
         for line in describe(actions, args.path):

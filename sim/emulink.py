@@ -159,7 +159,7 @@ class LinkedDevice:
 # -- the window ------------------------------------------------------------------------------
 
 
-def _window(device, fps, count, size=None):
+def _window(device, fps, count, size=None, title=None):
     import pygame
 
     from . import window
@@ -196,7 +196,7 @@ def _window(device, fps, count, size=None):
     CHOICE_KEYS = {pygame.K_TAB: "next", pygame.K_1: 0, pygame.K_2: 1, pygame.K_3: 2,
                    pygame.K_4: 3}
     win = LinkedWindow(device, size=size or default_size(count), fps=fps,
-                       title="Rolit Handheld: %d linked Picos (emulated)" % count)
+                       title=title or "Rolit Handheld: %d linked Picos (emulated)" % count)
     win.renderer = LinkedRenderer(count)
     return win
 

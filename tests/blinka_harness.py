@@ -15,8 +15,10 @@ and three things are hooked, each at its own boundary:
   mode sets it each frame), so a run is the same every time and never waits;
 - the level of the pins named in ``script.json`` (``{"low": {pin name: [[from_ms, to_ms], ...]},
   "frames": N, "seed": S}``): Blinka's OS-agnostic ``Pin.read``, where a real board reads the
-  GPIO line, returns low inside those spans. Other pins keep Blinka's own behaviour (always
-  high, always low, or toggling at every read).
+  GPIO line, returns low inside those spans; ``"analog": {pin name: {"rest": value, "spans":
+  [[from_ms, to_ms, value], ...]}}`` sets what an analog pin reads (``analogio.AnalogIn``).
+  Other pins keep Blinka's own behaviour (always high, always low, toggling at every read, a
+  fixed number or a wave).
 
 ``handheld`` runs ``Handheld`` and ``App`` for ``frames`` frames of 20 ms; ``code`` runs
 ``code.py`` (its ``ROLIT_MAX_FRAMES`` ends it). RESULT.json gets what was recorded.
@@ -32,7 +34,7 @@ sys.path[0] = ROOT  # the game's folder, as on a Pi; not tests/
 
 FRAME_MS = 20
 BLINKA_MODULES = ("board", "digitalio", "pwmio", "neopixel_write", "microcontroller",
-                  "neopixel", "adafruit_pixelbuf", "keypad", "supervisor", "analogio")
+                  "neopixel", "adafruit_pixelbuf", "keypad", "supervisor", "analogio", "busio")
 
 _now_ns = [0]
 
@@ -70,9 +72,22 @@ def script_pins(script):
     spans = {}
     for name, low in script.get("low", {}).items():
         spans[getattr(board, name).id] = low
+    analog = {}
+    for name, levels in script.get("analog", {}).items():
+        analog[getattr(board, name).id] = levels
     blinka_read = agnostic.Pin.read
 
     def read(pin):
+        levels = analog.get(pin.id)
+        if levels is not None:
+            now = clock_ms()
+            value = levels["rest"]
+            for start, end, level in levels["spans"]:
+                if start <= now < end:
+                    value = level
+            pin.previous_value = pin.current_value
+            pin.current_value = value
+            return value
         low = spans.get(pin.id)
         if low is None:
             return blinka_read(pin)
@@ -122,7 +137,9 @@ def run_handheld(script, result):
     handheld = Handheld(config.load(), (UP, DOWN, LEFT, RIGHT, SELECT, BACK))
     result["errors"] = handheld.errors
     result["storage"] = type(handheld.storage).__name__
-    result["scanners"] = [type(source._scanner).__module__ for source in handheld.inputs]
+    result["scanners"] = [type(getattr(source, "_scanner", source)).__module__
+                          for source in handheld.inputs]
+    result["cable"] = None if handheld.cable is None else type(handheld.cable._uart).__module__
     app = App(storage=handheld.storage, seed=script.get("seed", 1))
     tones = []
     for number in range(script["frames"]):

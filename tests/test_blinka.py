@@ -67,9 +67,10 @@ def changes(frames, shown=None):
     return found
 
 
-def assert_blinka_only(modules):
-    for name in ("board", "digitalio", "pwmio", "neopixel_write", "microcontroller", "neopixel",
-                 "adafruit_pixelbuf"):
+def assert_blinka_only(modules, used=("board", "digitalio", "pwmio", "neopixel_write",
+                                       "microcontroller", "neopixel", "adafruit_pixelbuf")):
+    """The modules ``used`` are the pip packages' (Blinka's...), none of ``tests/`` is loaded."""
+    for name in used:
         assert modules[name] and modules[name].startswith(SITE), (name, modules[name])
     assert modules["supervisor"] is None and modules["keypad"] is None
     assert modules["tests"] == []
@@ -194,6 +195,7 @@ def test_held_button_on_blinkas_low_pin_reaches_the_game(tmp_path):
                 'ROLIT_PIN_LEFT = ""\nROLIT_PIN_RIGHT = ""\nROLIT_PIN_SELECT = "Dx_INPUT_FALSE"\n'
                 'ROLIT_PIN_BACK = ""\nROLIT_STORAGE = "none"\n')
     result, _ = blinka(tmp_path, "handheld", settings, {"frames": 5, "low": {}})
+    assert_blinka_only(result["modules"], ("board", "digitalio", "neopixel_write", "neopixel"))
     assert result["errors"] == []
     assert [events for _, events, _ in result["updates"]] == [[[SELECT, True]], [], [], [], []]
     assert result["storage"] == "NoStorage"
@@ -205,9 +207,61 @@ def test_one_button_under_blinka_long_press_is_select(tmp_path):
                 'ROLIT_STORAGE = "none"\n')
     low = {"Dx_INPUT_TRUE": [[100, 900]]}
     result, _ = blinka(tmp_path, "handheld", settings, {"frames": 50, "low": low})
+    assert_blinka_only(result["modules"])
     assert result["errors"] == [] and result["scanners"] == ["hardware.pinkeys"]
     events = {now: events for now, events, _ in result["updates"] if events}
     assert events == {700: [[SELECT, True]], 900: [[SELECT, False]]}
+
+
+LINK = 'ROLIT_LINK_TX = "UART_TX"\nROLIT_LINK_RX = "UART_RX"\n'
+# What Blinka's busio.UART raises on its OS-agnostic board: it has no UART driver but
+# MicroPython's ``machine.UART``.
+LINK_FAILED = ("link: a UART on TX UART_TX and RX UART_RX at 115200 baud failed (No module named "
+               "'machine'): playing without a link")
+
+
+def test_a_link_in_settings_under_blinka_is_left_out_in_words_and_the_game_plays(tmp_path):
+    """settings.toml switches the link on with the OS-agnostic board's own UART pins: Blinka's
+    busio.UART fails there, the handheld says so and plays without a cable, frame for frame as
+    a game without a link."""
+    frames = 60
+    # the title, then the menu's play page: a game starts. Every scripted pin is named (the
+    # DOTSTAR pins are no buttons of Blinka's: unscripted, they read numbers or nothing).
+    low = {UP: [], DOWN: [], LEFT: [], RIGHT: [], SELECT: taps([100, 400])}
+    timeline = expected_events(low, frames)
+    reference = App(storage=Memory(), seed=1)
+    reference_frames = [[list(c) for c in reference.update(number * FRAME_MS, timeline[number])]
+                        for number in range(frames)]
+    script = {"frames": frames, "seed": 1,
+              "low": {SCRIPTED[key]: spans for key, spans in low.items()}}
+
+    result, _ = blinka(tmp_path, "handheld", PLAIN + SCRIPTED_PINS + LINK, script)
+
+    assert_blinka_only(result["modules"])
+    assert result["modules"]["busio"].startswith(SITE)  # Blinka's busio was asked, and failed
+    assert result["cable"] is None
+    assert result["errors"] == [LINK_FAILED, "no microcontroller.nvm here: saving to rolit.sav"]
+    updates = result["updates"]
+    assert [events for _, events, _ in updates] == timeline
+    assert [frame for _, _, frame in updates] == reference_frames
+    assert result["sent"] == [wire(frame) for frame in changes(reference_frames)]
+
+
+def test_code_py_with_a_link_under_blinka_says_why_there_is_none_and_plays(tmp_path):
+    settings = (PLAIN + LINK + 'ROLIT_PIN_UP = "Dx_INPUT_TRUE"\nROLIT_PIN_DOWN = ""\n'
+                'ROLIT_PIN_LEFT = ""\nROLIT_PIN_RIGHT = ""\nROLIT_PIN_SELECT = "Dx_INPUT_TOGGLE"\n'
+                'ROLIT_PIN_BACK = ""\nROLIT_STORAGE = "none"\nROLIT_MAX_FRAMES = 50\n')
+    result, out = blinka(tmp_path, "code", settings, {"low": {}})
+
+    assert_blinka_only(result["modules"])
+    lines = out.splitlines()
+    assert "link: none" in lines and "settings: " + LINK_FAILED in lines
+    assert not [line for line in lines if "Traceback" in line or line.startswith("error in")]
+    updates = result["updates"]
+    assert len(updates) == 50
+    border = [list(colour) for colour in error_frame(SETTINGS_ERROR, 1)]
+    frames = [frame for _, _, frame in updates]
+    assert result["sent"] == [wire(border)] + [wire(f) for f in changes(frames, border)]
 
 
 @pytest.mark.parametrize("flags, why", [
@@ -229,3 +283,23 @@ def test_code_py_on_a_pc_says_it_wants_a_board(tmp_path, flags, why):
                                "Pi with Blinka")
     assert "BLINKA_OS_AGNOSTIC=1" in lines[0] and lines[0].endswith("Here: %s." % why)
     assert list(tmp_path.iterdir()) == []  # no save file, nothing written
+
+
+def test_joystick_under_blinkas_analogio(tmp_path):
+    """A joystick on the OS-agnostic board's analog pins, read through Blinka's analogio: X on
+    its fixed pin (31415, near the middle: the centre), Y scripted, pushed to the end and back;
+    SELECT on Blinka's always-high pin (never pressed)."""
+    settings = (PLAIN + 'ROLIT_INPUT = "joystick"\nROLIT_JOY_X = "Ax_INPUT_FIXED_INT_PI"\n'
+                'ROLIT_JOY_Y = "Ax_INPUT_WAVE_SINE"\nROLIT_JOY_PRESS = ""\n'
+                'ROLIT_PIN_SELECT = "Dx_INPUT_TRUE"\nROLIT_PIN_BACK = ""\nROLIT_STORAGE = "none"\n')
+    analog = {"Ax_INPUT_WAVE_SINE": {"rest": 32768, "spans": [[200, 400, 65535],
+                                                              [600, 700, 0]]}}
+    result, _ = blinka(tmp_path, "handheld", settings, {"frames": 40, "low": {}, "analog": analog})
+
+    assert_blinka_only(result["modules"])
+    assert result["modules"]["analogio"].startswith(SITE)
+    assert result["errors"] == []  # X rests at 31415: within the middle half, no warning
+    assert result["scanners"] == ["hardware.joystick", "hardware.pinkeys"]
+    events = {now: events for now, events, _ in result["updates"] if events}
+    assert events == {200: [[DOWN, True]], 400: [[DOWN, False]], 600: [[UP, True]],
+                      700: [[UP, False]]}

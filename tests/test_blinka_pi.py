@@ -111,3 +111,60 @@ def test_deploy_refuses_a_folder_a_unit_cannot_name(tmp_path):
     assert done.stderr.startswith("deploy: a systemd unit cannot run the game from ")
     assert len(done.stderr.splitlines()) == 1
     assert not dest.exists()
+
+
+def pi_steps():
+    """The commands of docs/hardware.md's Pi "Step by step", as typed (comments dropped)."""
+    with open(os.path.join(ROOT, "docs", "hardware.md")) as handle:
+        guide = handle.read()
+    start = guide.index("### Step by step", guide.index("## A Raspberry Pi as the handheld"))
+    section = guide[start:guide.index("\n### ", start + 1)]
+    commands = [line.split("   #")[0].strip() for line in section.splitlines()
+                if line.startswith("       ") and line.strip()]
+    return section, commands
+
+
+def test_the_docs_pi_steps_are_the_commands_the_deploy_prints_and_they_run(tmp_path):
+    """Every command the deploy prints for the Pi is in the guide's steps, for ~/rolit; the
+    guide's own deploy command (step 4) and its "try it" (step 5, less sudo) run as typed."""
+    home = tmp_path / "home"
+    home.mkdir()
+    folder = home / "rolit"
+    section, commands = pi_steps()
+    assert "~/rolit/.venv/bin/python -m sim.deploy ~/rolit --preset blinka_pi" in commands
+    fake_venv(folder)
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home),
+           "LANG": "C.UTF-8", "PYTHONPATH": ROOT}
+    typed = "cd %s && %s" % (shlex.quote(ROOT), "~/rolit/.venv/bin/python -m sim.deploy ~/rolit "
+                             "--preset blinka_pi")
+    done = subprocess.run(["sh", "-c", typed], env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert (folder / UNIT).exists() and (folder / "settings.toml").exists()
+    printed = [line.strip() for line in done.stdout.split("the systemd unit; on the Pi, once")[1]
+               .split("\nwrite")[0].splitlines()[1:]]
+    assert len(printed) == 7
+    stop, log = printed.pop().split("stop it: ")[1].split("; its log: ")
+    for step in printed + [stop, log]:
+        step = step.split("    #")[0].strip().replace(str(folder), "~/rolit")
+        assert step in commands, step
+    # What the guide says of the unit is what the deploy wrote.
+    unit = sections((folder / UNIT).read_text())
+    service = unit["Service"]
+    words = " ".join(section.split())
+    assert "runs `~/rolit/.venv/bin/python ~/rolit/code.py` in `~/rolit` as root" in words
+    assert service["ExecStart"] == "%s/.venv/bin/python %s/code.py" % (folder, folder)
+    assert service["WorkingDirectory"] == str(folder) and "User" not in service
+    assert "restarts it 2 s after it dies" in words and service["RestartSec"] == "2"
+    assert "five failed starts in a minute" in words
+    assert (unit["Unit"]["StartLimitBurst"], unit["Unit"]["StartLimitIntervalSec"]) == ("5", "60")
+    assert "stopped like Ctrl-C" in words and service["KillSignal"] == "SIGINT"
+    # Step 5, as typed but for sudo: the game starts from the folder's settings.toml.
+    try_it = [command for command in commands if command.endswith("python code.py")]
+    assert try_it == ["cd ~/rolit && sudo .venv/bin/python code.py"]
+    env.update(BLINKA_OS_AGNOSTIC="1", ROLIT_MAX_FRAMES="3", ROLIT_FRAME_MS="0")
+    del env["PYTHONPATH"]
+    done = subprocess.run(["sh", "-c", try_it[0].replace("sudo ", "")], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "ROLIT HANDHELD" in done.stdout and "saving: FileStorage" in done.stdout

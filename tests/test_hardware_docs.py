@@ -16,7 +16,8 @@ DEVICE_FILES = ["code.py"] + ["hardware/" + name for name in sorted(os.listdir(
 # Built into CircuitPython, or copied to lib/ by the deploy (neopixel), or this project's.
 ALLOWED = {"os", "sys", "time", "gc", "micropython", "traceback", "board", "neopixel", "keypad",
            "analogio", "pwmio", "microcontroller", "supervisor", "digitalio", "neopixel_write",
-           "busio", "hardware", "rolit_core"}
+           "busio", "hardware", "rolit_core",
+           "usb_cdc"}  # built into CircuitPython on boards with native USB (the RP2040's)
 
 
 def read(relative):
@@ -261,6 +262,27 @@ def test_breadboard_layout_wires_the_pico_preset():
                 assert strip(hole) in used, (name, hole)
 
 
+
+def test_breadboard_layout_names_each_buttons_pin_and_every_wires_holes():
+    """The six button wires nest below the board, too close to follow by eye: each button says
+    its pin, and the notes give every wire's two holes as the drawing has them."""
+    import xml.etree.ElementTree as ElementTree
+    root = ElementTree.fromstring(read("docs/breadboard-pico.svg"))
+    preset = config.PRESETS["pico"]
+    pins = dict(zip(("UP", "DOWN", "LEFT", "RIGHT", "SELECT", "BACK"), preset[1:7]))
+    wires = {e.get("id")[5:]: (e.get("data-from"), e.get("data-to"))
+             for e in root.iter(SVG + "path") if (e.get("id") or "").startswith("wire-")}
+    words = " ".join(e.text or "" for e in root.iter(SVG + "text"))
+    for name, pin in pins.items():
+        button = [e for e in root.iter(SVG + "g") if e.get("id") == "button-" + name][0]
+        assert [e.text for e in button.iter(SVG + "text")] == [name, pin]
+        start, end = wires[name]
+        ground = wires[name + "-GND"][0]
+        assert "%s (%s) %s to %s, %s to \u2212" % (name, pin, start, end, ground) in words, name
+    assert "wire from %s) to the top + rail" % wires["VBUS"][0] in words
+    assert "from %s) to the top \u2212 rail" % wires["GND"][0] in words
+    assert "from %s to %s below the gap" % wires["DIN"] in words
+    assert "goes in above it, at %s." % wires["matrix-DIN"][1] in words
 
 def test_every_svg_in_docs_parses_and_a_guide_shows_it():
     import xml.etree.ElementTree as ElementTree

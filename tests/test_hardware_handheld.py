@@ -54,6 +54,35 @@ def test_show_skips_unchanged_frames(device):
     assert device.neopixel_write.count == 2
 
 
+class FailingNeoPixel:
+    """A ``neopixel`` whose strip cannot be made, with ``WHY`` as the error."""
+
+    WHY = ""
+
+    class NeoPixel:
+        def __init__(self, *args, **kwargs):
+            raise RuntimeError(FailingNeoPixel.WHY)
+
+
+def test_a_matrix_that_cannot_be_made_says_where_to_look(device, monkeypatch):
+    monkeypatch.setitem(sys.modules, "neopixel", FailingNeoPixel)
+    FailingNeoPixel.WHY = "No module named 'neopixel_write'"
+    handheld = build(device)
+    assert handheld.matrix is None
+    assert handheld.errors == ["matrix: No module named 'neopixel_write' (is lib/neopixel.py "
+                               "there?)"]
+    # Blinka on a Pi without its LED library: Blinka's words (the first line), and the guide
+    monkeypatch.setattr(device.board, "__blinka__", True, raising=False)
+    FailingNeoPixel.WHY = ("The platform library '_rpi_ws281x' was not found. To install, try "
+                           "typing: python -m pip install 'rpi_ws281x>=4.0.0'\nThen restart")
+    handheld = build(device)
+    assert handheld.matrix is None
+    # (errors[1:]: the digitalio double is not Blinka's, which hardware.pinkeys needs)
+    assert handheld.errors[:1] == ["matrix: The platform library '_rpi_ws281x' was not found. To "
+                               "install, try typing: python -m pip install 'rpi_ws281x>=4.0.0' "
+                               "(docs/hardware.md, A Raspberry Pi as the handheld, step 3)"]
+
+
 def test_joystick_without_analog_pins_falls_back_to_buttons(device):
     handheld = build(device, ROLIT_INPUT="joystick", ROLIT_JOY_X="")
     assert "joystick: no analog pins, using the buttons" in handheld.errors
@@ -173,6 +202,15 @@ def test_a_uart_that_fails_is_reported_and_the_game_goes_on(device):
                                "(Invalid pins): playing without a link"]
     assert handheld.matrix is not None and len(handheld.inputs) == 1
     assert device.keypad.ALL[-1].names == ["GP2", "GP3", "GP4", "GP5", "GP6", "GP7"]
+
+
+def test_a_uart_error_of_two_lines_is_reported_in_one(device):
+    # Blinka's busio.UART on a Linux board, for pins that are not its port's TX/RX
+    device.busio.FAIL = "No Hardware UART on (tx,rx)=(GP12, GP13)\nValid UART ports: ((1, 14, 15),)"
+    handheld = build(device, **PICO_LINK)
+    assert handheld.cable is None
+    assert handheld.errors == ["link: a UART on TX GP12 and RX GP13 at 115200 baud failed "
+                               "(No Hardware UART on (tx,rx)=(GP12, GP13)): playing without a link"]
 
 
 def test_a_link_pin_the_board_does_not_have_is_reported(device):

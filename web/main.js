@@ -9,7 +9,7 @@ import { Panel } from "./panel.js";
 import { Keys, KEYMAP, BACK, Gamepads, bindPad } from "./input.js";
 import { SOURCES } from "./sources.js";
 import { opensGame, readLink, MAX_RECORD } from "./link.js";
-import { NetLink, hostInfo, storedNode } from "./net.js";
+import { NetLink, SerialLink, choosePort, hasSerial, hostInfo, storedNode } from "./net.js";
 import { SEAT_RGB, moves as moveWords, prompt as promptWords, seats as seatRows, status as statusLines }
   from "./words.js";
 
@@ -46,7 +46,7 @@ let thought = null; // the computer move being timed
 let failures = 0;
 let lastError = null;
 let messageTimer = 0;
-let net = null; // the WebSocket to the hosting simulator that served the page (web/net.js)
+let net = null; // the link's transport (web/net.js): the WebSocket to the server, or Web Serial
 let seedUsed = 0;
 
 window.rolitStarted = true;
@@ -579,11 +579,45 @@ function copySources(FS) {
 // the WebSocket opens; once the host gives a node the App joins from the menu's linked page.
 function joinServer() {
   if (net) return;
+  $("serial").disabled = true;
   py.start(readSave, writeSave, seedUsed, params.values.journal?.trim() === "1", true);
   net = new NetLink(netState);
   net.open();
   $("join").disabled = true;
   $("join").textContent = "Joining…";
+}
+
+// A handheld on a serial port (Web Serial): the browser's chooser, then the port is the cable.
+// The page's App gets a link as for the server's game; then its menu hosts (a seat "link") or
+// joins (the menu's last page), as on a handheld.
+async function linkSerial() {
+  if (net) return;
+  const button = $("serial");
+  button.disabled = true;
+  const port = await choosePort();
+  if (!port) {
+    button.disabled = false;
+    showMessage("No serial port was chosen.", "warn", 4000);
+    return;
+  }
+  if (net) return;
+  py.start(readSave, writeSave, seedUsed, params.values.journal?.trim() === "1", true);
+  net = new SerialLink(port, serialState);
+  $("join").disabled = true;
+  button.textContent = "Opening the port…";
+  net.open();
+}
+
+function serialState(state, words) {
+  const button = $("serial");
+  if (state === "linked") {
+    button.textContent = "Linked over USB";
+    showMessage("A handheld is linked over USB: host with a 'link' seat in the menu, or join " +
+                "from the menu's last page.", "info", 6000);
+  } else if (state === "lost") {
+    button.textContent = "USB: trying again…";
+    showMessage(`The USB link dropped (${words}): trying again.`, "warn", 4000);
+  }
 }
 
 function netState(state, words) {
@@ -629,6 +663,10 @@ async function boot() {
   // A reload mid-game: this tab was linked to its server's game, so it rejoins as that node.
   const rejoin = served !== null && storedNode() !== null;
   py.start(readSave, writeSave, seed, journal?.trim() === "1", rejoin);
+  if (hasSerial() && !rejoin) {
+    $("serial").hidden = false;
+    $("serial").addEventListener("click", linkSerial);
+  }
   if (served) {
     $("join").hidden = false;
     $("join").addEventListener("click", joinServer);

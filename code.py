@@ -4,11 +4,10 @@ The serial console (115200 baud, or the Mu / Thonny / `tio` console) shows a ban
 problem, and a log of every game: each move with the scores, then the result. Settings live in
 settings.toml (see docs/hardware.md). If anything goes wrong inside a frame, the matrix shows a red
 border, the error is printed, and the game flow starts again from the saved game.
-"""
 
-import gc
-import sys
-import time
+The game is ``hardware.main``: this file stays small because CircuitPython compiles it from
+source at every start, before it can light anything.
+"""
 
 # Light first: loading the game takes seconds on a board.
 from hardware.firstlight import light
@@ -16,168 +15,7 @@ from hardware.firstlight import light
 light()
 del light
 
-# The game before the drivers: its big modules compile best while the heap is still empty.
-from rolit_core import __version__  # noqa: E402
-from rolit_core.app import BACK, DOWN, LEFT, RIGHT, SELECT, UP, App  # noqa: E402
-from rolit_core.lifetime import use_once  # noqa: E402
-from rolit_core.vocab import ticks_diff  # noqa: E402
-from hardware.gamelog import GameLog  # noqa: E402
-from hardware.handheld import CRASH_ERROR, SETTINGS_ERROR, Handheld, ticks_ms  # noqa: E402
-from hardware.pacing import Pacing  # noqa: E402
-
-KEYS = (UP, DOWN, LEFT, RIGHT, SELECT, BACK)
-SETTINGS_ERROR_MS = 2000  # how long a settings problem shows at start
-QUICK_CRASH_FRAMES = 500  # a crash within this many frames of the last one counts as repeated
-SKIP_SAVE_AFTER = 3       # repeated crashes before the saved game is left unloaded
-THINK_FRAME_MS = 34       # a frame in which a computer thinks should take about this long
-THINK_STOP_MS = 36        # and its thinking stops this long after the frame began, whatever
-HEAP_MARGIN = 24576       # bytes a search leaves free for the rest before it stops to collect
-
-
-def print_error(error):
-    """The traceback, however this Python prints one."""
-    try:
-        import traceback
-    except ImportError:
-        traceback = None
-    if traceback is not None:
-        try:
-            traceback.print_exception(error)  # CircuitPython, CPython 3.10+
-        except TypeError:
-            traceback.print_exception(type(error), error, error.__traceback__)
-    elif hasattr(sys, "print_exception"):
-        sys.print_exception(error)  # MicroPython
-    else:
-        print("%s: %s" % (type(error).__name__, error))
-
-
-def wait(ms):
-    """Wait ``ms`` milliseconds by the same clock the game uses."""
-    start = ticks_ms()
-    while ticks_diff(ticks_ms(), start) < ms:
-        time.sleep(0.01)
-
-
-class Session:
-    """Counts frames over restarts and reports changes of the app's and the storage's errors."""
-
-    def __init__(self, settings, handheld):
-        self.settings = settings
-        self.handheld = handheld
-        self.frames = 0
-        self._app_error = None
-        self._store_error = None
-        self._link_status = None
-        self._failures = 0
-        # Room for collections is planned only where the heap says what is free (MicroPython,
-        # CircuitPython); on CPython the first frame after each search still collects.
-        self.pacing = Pacing(gc.collect, getattr(gc, "mem_free", None), THINK_FRAME_MS,
-                             HEAP_MARGIN, ticks_ms, THINK_STOP_MS)
-        self.log = GameLog(print, self.pacing)  # each result with the heap's lowest
-
-    def done(self):
-        limit = self.settings.max_frames
-        return limit and self.frames >= limit
-
-    def run(self, app):
-        """Play frames until ``ROLIT_MAX_FRAMES`` (0: for ever). Exceptions propagate."""
-        handheld = self.handheld
-        cable = handheld.cable
-        frame_ms = self.settings.frame_ms
-        storage = handheld.storage
-        pacing = self.pacing
-        self.log = GameLog(print, pacing)
-        self._failures = 0
-        last = None
-        while not self.done():
-            now = ticks_ms()
-            # The frame before, whole (its thinking, LEDs, log, collections and sleep), sizes
-            # this frame's slice of thinking: one clock reading a frame.
-            pacing.before(app, None if last is None else ticks_diff(now, last), now)
-            last = now
-            if cable is not None:
-                cable.pump(app.link, now)  # the other handhelds' bytes in, ours out
-            frame = app.update(now, handheld.poll(now, app))
-            handheld.show(frame)
-            handheld.sound(app.cues, now)
-            self.log.update(app)
-            pacing.after(app)  # collects if due
-            if app.save_failures != self._failures:
-                # every failed save gets a line (the matrix blinks its corners red as well)
-                self._failures = app.save_failures
-                self._app_error = app.error
-                print("NOT SAVED (%d failed saves): %s" % (app.save_failures, app.error))
-            elif app.error != self._app_error:
-                self._app_error = app.error
-                if app.error:
-                    print("saved game: %s" % app.error)
-            if app.link_status != self._link_status:
-                self._link_status = app.link_status
-                if app.link_status:
-                    print("link: " + app.link_status)
-            if storage.error != self._store_error:
-                self._store_error = storage.error
-                if storage.error:
-                    print("storage: %s" % storage.error)
-            self.frames += 1
-            if frame_ms:
-                spent = ticks_diff(ticks_ms(), now)
-                if spent < frame_ms:
-                    time.sleep((frame_ms - spent) / 1000)
-
-
-def new_link(handheld):
-    """A fresh link for the cable, or None without one (a restarted app starts its link
-    afresh: the other handhelds take it as a handheld that came back)."""
-    if handheld.cable is None:
-        return None
-    from rolit_core.link import Link
-
-    return Link()
-
-
-def main():
-    gc.collect()  # the garbage of compiling the modules, before the long-lived objects come
-    with use_once("hardware.startup") as startup:
-        problem = startup.not_a_board()
-        if problem:  # a PC: one line, not a game without LEDs and buttons
-            print(problem, file=sys.stderr)
-            sys.exit(1)
-        settings = startup.load_settings()
-        gc.collect()  # what reading the settings left, before the drivers compile
-        handheld = Handheld(settings, KEYS)
-        startup.banner(settings, handheld, __version__)
-    del startup  # with the block's end, the start-up code is left for the collector
-    for message in handheld.errors:
-        print("settings: " + message)
-    if handheld.errors:
-        handheld.show_error(SETTINGS_ERROR, len(handheld.errors))
-        wait(SETTINGS_ERROR_MS)
-    session = Session(settings, handheld)
-    seed = None if settings.seed < 0 else settings.seed
-    crashes = 0
-    crashed_at = 0
-    while True:
-        storage = handheld.storage
-        if crashes >= SKIP_SAVE_AFTER:
-            print("crashed %d times in a row: starting without loading the saved game "
-                  "(it is kept)" % crashes)
-            storage = None
-        try:
-            app = App(storage=storage, seed=seed, link=new_link(handheld))
-            session.run(app)
-            return session
-        except Exception as error:  # Ctrl-C (KeyboardInterrupt) still stops the program
-            if session.frames - crashed_at > QUICK_CRASH_FRAMES:
-                crashes = 0
-            crashes += 1
-            crashed_at = session.frames
-            print("error in frame %d:" % session.frames)
-            print_error(error)
-            handheld.show_error(CRASH_ERROR, crashes)
-            wait(1000 * (crashes if crashes < 5 else 5))
-            print("restarting the game from the saved state")
-
+from hardware.main import main  # noqa: E402
 
 if __name__ == "__main__":
     main()

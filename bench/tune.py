@@ -104,8 +104,14 @@ def play(players, games, round_, weights, jobs=1, seed=1, out=sys.stderr):
     path = data_file(players, round_)
     have = 0
     if os.path.exists(path):
-        with open(path) as handle:
-            have = sum(1 for _ in handle)
+        # Games are appended one line each; a run killed mid-line leaves a cut last line,
+        # which is dropped here (and played again) instead of being counted and read as a game.
+        with open(path, "rb+") as handle:
+            data = handle.read()
+            whole = data.rfind(b"\n") + 1
+            if whole < len(data):
+                handle.truncate(whole)
+        have = data.count(b"\n")
     tasks = [(players, index, weights, seed + 1000 * (round_ - 1)) for index in range(have, games)]
     if not tasks:
         return path
@@ -334,13 +340,20 @@ def table_text(name, tables):
     return "\n".join(lines)
 
 
-def write_tables(text):
-    with open(AI_SOURCE) as handle:
+def write_tables(text, path=AI_SOURCE):
+    """Put ``text`` between the tuned-weights markers of ``path`` (rolit_core/ai.py), written
+    whole under a new name and renamed over it: a full disk or Ctrl-C leaves the old ai.py."""
+    from sim.userfiles import write_atomically
+    with open(path) as handle:
         source = handle.read()
     begin = source.index("# -- tuned weights begin --\n") + len("# -- tuned weights begin --\n")
     end = source.index("# -- tuned weights end --")
-    with open(AI_SOURCE, "w") as handle:
-        handle.write(source[:begin] + text + "\n" + source[end:])
+
+    def write(temporary):
+        with open(temporary, "w") as handle:
+            handle.write(source[:begin] + text + "\n" + source[end:])
+
+    write_atomically(path, write)
 
 
 def fit_all(round_, out=sys.stdout):

@@ -18,7 +18,7 @@ file), ``settings.toml`` is read directly with the same rules.
 import os
 import sys
 
-from .presets import LINK_PINS, PRESET_NAMES, PRESETS, RP2040_GPIO  # noqa: F401
+from .presets import LINK_KEYS, LINK_PINS, PRESET_NAMES, PRESETS, RP2040_GPIO  # noqa: F401
 PIN_KEYS = ("ROLIT_MATRIX_PIN", "ROLIT_PIN_UP", "ROLIT_PIN_DOWN", "ROLIT_PIN_LEFT",
              "ROLIT_PIN_RIGHT", "ROLIT_PIN_SELECT", "ROLIT_PIN_BACK", "ROLIT_JOY_X", "ROLIT_JOY_Y",
              "ROLIT_JOY_PRESS", "ROLIT_BUZZER_PIN")
@@ -31,7 +31,6 @@ STORAGES = ("nvm", "file", "none")
 # The cable to the other handhelds (docs/hardware.md, "The link"): its two pins and its speed.
 # Off until both pins are set (the UART and its buffer cost a game about 2 KB of heap); any
 # problem leaves the game without a link.
-LINK_KEYS = ("ROLIT_LINK_TX", "ROLIT_LINK_RX")
 LINK_BAUD_KEY = "ROLIT_LINK_BAUD"
 LINK_BAUD = 115200
 LINK_BAUD_LOW = 1200
@@ -62,6 +61,8 @@ KEYS = (
     ("ROLIT_MAX_FRAMES", "max_frames", "int", 0, 0, 1 << 29),
 )
 
+KEY_NAMES = tuple([key[0] for key in KEYS])
+
 
 class Settings:
     """Every setting as an attribute (``settings.brightness``...) plus ``errors``, the messages
@@ -80,41 +81,115 @@ class Settings:
         self.link_tx = self.link_rx = self.link_baud = None  # no link
 
 
-def read_toml(path="settings.toml", errors=None, keys=None):
+CHUNK = 512  # bytes of settings.toml read at a time
+
+
+def read_toml(path="settings.toml", errors=None, keys=None, firmware=None):
     """The ``KEY = value`` lines of a settings file as a dict of strings and ints (the subset of
     TOML that CircuitPython's ``os.getenv`` reads). A missing file gives ``{}``. A byte-order mark
     is skipped; a line that is not UTF-8 text is left out with a message in ``errors`` (a list,
-    if given), and ``keys`` (a list, if given) gets ``(line number, key)`` per key read."""
+    if given), and ``keys`` (a list, if given) gets ``(line number, key)`` per key read.
+    ``firmware`` (a dict, if given) gets, in the same reading, what CircuitPython's
+    ``os.getenv`` returns for each key (see :func:`firmware_line`)."""
     values = {}
+    reading = firmware is not None
     try:
         handle = open(path, "rb")
     except OSError:  # missing
         return values
     number = 0
+    rest = b""  # the start of a line that goes on in the next chunk
     try:
         while True:
-            raw = handle.readline()  # a line at a time: no heap block as big as the file
-            if not raw:
+            # CHUNK bytes at a time: no heap block as big as the file, and not one read per
+            # byte, which is what readline() does on a board's drive.
+            chunk = handle.read(CHUNK)
+            if chunk:
+                lines = (rest + chunk).split(b"\n")
+                rest = lines.pop()
+            elif rest:
+                lines = (rest,)
+                rest = b""
+            else:
                 break
-            number += 1
-            if number == 1 and raw[:3] == b"\xef\xbb\xbf":
-                raw = raw[3:]  # a byte-order mark from a Windows editor
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeError:
-                if errors is not None:
-                    errors.append("%s line %d is not UTF-8 text (save the file as UTF-8): line "
-                                  "ignored" % (path, number))
-                continue
-            key = _read_line(line.strip(), values)
-            if key is not None and keys is not None:
-                keys.append((number, key))
+            for raw in lines:
+                number += 1
+                if reading:
+                    # before the byte-order mark goes: os.getenv does not skip it
+                    reading = firmware_line(raw, firmware)
+                if number == 1 and raw[:3] == b"\xef\xbb\xbf":
+                    raw = raw[3:]  # a byte-order mark from a Windows editor
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeError:
+                    if errors is not None:
+                        errors.append("%s line %d is not UTF-8 text (save the file as UTF-8): "
+                                      "line ignored" % (path, number))
+                    continue
+                key = _read_line(line.strip(), values)
+                if key is not None and keys is not None:
+                    keys.append((number, key))
     except OSError as error:
         if errors is not None:
             errors.append("%s cannot be read after line %d (%s)" % (path, number, error))
     finally:
         handle.close()
     return values
+
+
+# In what read_toml gives for os.getenv: a key whose line only os.getenv itself reads as it does
+# (an escape, a bare value that is empty or has quotes) and, under EVERY, a line it reads in a
+# way of its own (a NUL byte, a key with no "=" on its line): os.getenv is asked for every key
+# not found before that line.
+ASK = ()
+EVERY = ""
+
+
+def firmware_line(raw, firmware):
+    """Put what CircuitPython 10's ``os.getenv`` makes of the settings line ``raw`` (bytes) into
+    ``firmware``: the first line of a key is the one it returns, a quoted value without escapes
+    as its text, a bare one as its text up to any ``#``, stripped. The rules were found on the
+    firmware itself (tests/test_firmware_settings.py holds them to it). Returns whether to go
+    on: not after a line that starts a ``[table]`` (os.getenv reads no further), nor after one
+    it cannot judge (``firmware[EVERY]`` is then :data:`ASK`: os.getenv finds the keys that
+    come later its own way)."""
+    line = raw.strip()
+    if not line or line[0] == 35:  # "#": a comment
+        return True
+    if line[0] == 91:  # "[": the file's keys end here for os.getenv
+        return False
+    equals = line.find(b"=")
+    if equals < 1 or b"\x00" in line:
+        firmware[EVERY] = ASK
+        return False
+    try:
+        key = line[:equals].rstrip().decode()
+    except UnicodeError:  # read_toml reports the line; os.getenv is then asked for every key
+        return True
+    if key in firmware:
+        return True
+    value = line[equals + 1:].lstrip()
+    firmware[key] = ASK
+    if value[:1] == b'"':
+        end = value.find(b'"', 1)
+        if end < 0:
+            return True
+        rest = value[end + 1:].lstrip()
+        if rest and rest[0] != 35:
+            return True
+        text = value[1:end]
+    else:
+        hash_at = value.find(b"#")
+        text = (value if hash_at < 0 else value[:hash_at]).rstrip()
+        if not text or b'"' in text:
+            return True
+    if b"\\" in text:
+        return True
+    try:
+        firmware[key] = text.decode()
+    except UnicodeError:
+        pass
+    return True
 
 
 def _read_line(line, values):
@@ -173,6 +248,20 @@ def _source(getenv, table):
     return lookup
 
 
+def _reading_getenv(firmware):
+    """``os.getenv`` answered from :func:`read_toml`'s ``firmware`` reading, and asked itself
+    only for the keys that reading left to it."""
+    later = firmware.get(EVERY)  # ASK: the keys not found before an odd line, or None
+
+    def getenv(key):
+        value = firmware.get(key, later)
+        if value is ASK:
+            return os.getenv(key)
+        return value
+
+    return getenv
+
+
 def load(getenv=None, path="settings.toml"):
     """Read every ``ROLIT_*`` setting; never raises for a bad value (see ``Settings.errors``).
 
@@ -184,13 +273,18 @@ def load(getenv=None, path="settings.toml"):
     settings = Settings()
     errors = settings.errors
     keys = []
-    source = _source(getenv, read_toml(path, errors, keys))
+    on_board = getenv is None and sys.implementation.name == "circuitpython"
+    firmware = {} if on_board else None
+    table = read_toml(path, errors, keys, firmware)
     # CircuitPython's os.getenv reads the same file again for every key asked (about 8 ms each
     # on a Pico: a quarter of a second for all of them), and finds only the keys the file has.
-    # So it is asked only for those, unless a line could not be read here.
+    # So it is asked only for those, unless a line could not be read here; and not at all for
+    # the values the one reading above took as os.getenv takes them.
     only = None
-    if getenv is None and not errors and sys.implementation.name == "circuitpython":
+    if on_board and not errors:
         only = [key for number, key in keys]
+        getenv = _reading_getenv(firmware)
+    source = _source(getenv, table)
 
     def get(key):
         if only is not None and key not in only:
@@ -240,12 +334,8 @@ def load(getenv=None, path="settings.toml"):
 
 
 def _known(key):
-    if key == "ROLIT_PRESET" or key in PIN_KEYS or key in LINK_KEYS or key == LINK_BAUD_KEY:
-        return True
-    for known in KEYS:
-        if known[0] == key:
-            return True
-    return False
+    return (key == "ROLIT_PRESET" or key in PIN_KEYS or key in LINK_KEYS or key == LINK_BAUD_KEY
+            or key in KEY_NAMES)
 
 
 # The pins each input uses, as indexes into PIN_KEYS (the matrix, 0, always; the buzzer, 10,
@@ -310,81 +400,16 @@ def _load_link(settings, get, errors):
                                       _expect("int", LINK_BAUD_LOW, LINK_BAUD_HIGH))
         baud = checked
     if problem is None and (tx or rx):
-        problem = _link_pin_problem(settings, tx, rx)
+        # Loaded only for a link: the rest of the handhelds never load its checks.
+        from .linkpins import pin_problem
+
+        taken = [(getattr(settings, PIN_ATTRS[i]), PIN_KEYS[i]) for i in _used_pins(settings)]
+        problem = pin_problem(settings.preset, tx, rx, taken)
     settings.link_tx = settings.link_rx = settings.link_baud = None
     if problem is not None:
         errors.append(problem + "; no link")
     elif tx:
         settings.link_tx, settings.link_rx, settings.link_baud = tx, rx, baud
-
-
-def _link_pin_problem(settings, tx, rx):
-    """Why the link cannot have pins ``tx`` and ``rx`` (one may be ""), in words, or None."""
-    if not tx or not rx:
-        given, missing = (LINK_KEYS[0], LINK_KEYS[1]) if tx else (LINK_KEYS[1], LINK_KEYS[0])
-        return ("%s = %r but %s is not set: the link needs both pins%s"
-                % (given, tx or rx, missing, _suggest(settings.preset)))
-    if tx == rx:
-        return ("%s and %s are both %r: TX and RX are two pins (a loopback test joins them "
-                "with a wire)" % (LINK_KEYS[0], LINK_KEYS[1], tx))
-    for which in range(2):
-        name = (tx, rx)[which]
-        for i in _used_pins(settings):
-            if getattr(settings, PIN_ATTRS[i]) == name:
-                return ("%s = %r is also %s: a pin does one job%s"
-                        % (LINK_KEYS[which], name, PIN_KEYS[i], _suggest(settings.preset)))
-    return _uart_pair_problem(settings.preset, tx, rx)
-
-
-def _suggest(preset):
-    """Words that name the pins ``preset`` leaves free for the link, or ""."""
-    tx, rx = LINK_PINS[preset]
-    if not tx:
-        return ""
-    return " (on the %s preset: %s = \"%s\", %s = \"%s\")" % (preset, LINK_KEYS[0], tx,
-                                                             LINK_KEYS[1], rx)
-
-
-def _gpio(preset, name):
-    """The RP2040 GPIO number of pin ``name`` on ``preset``'s board, or None if unknown."""
-    if preset not in RP2040_GPIO:
-        return None
-    table = RP2040_GPIO[preset]
-    if table is not None:
-        return table.get(name)
-    if name[:2] == "GP" and name[2:].isdigit() and int(name[2:]) < 30:
-        return int(name[2:])
-    return None
-
-
-def _uart_pair_problem(preset, tx, rx):
-    """On an RP2040 a UART's TX is a GPIO whose number is 0 mod 4, its RX the next one, and
-    GPIO n belongs to UART ((n + 4) // 8) % 2 (the datasheet's function table, which
-    CircuitPython's busio.UART checks): words if ``tx``/``rx`` are not such a pair, else
-    None. Pins whose number is not known here are left to busio.UART."""
-    numbers = (_gpio(preset, tx), _gpio(preset, rx))
-    if numbers[0] is None or numbers[1] is None:
-        return None
-    for i in range(2):
-        if numbers[i] % 4 != i:
-            return ("%s = %r is not a UART %s pin of the RP2040 (%s)"
-                    % (LINK_KEYS[i], (tx, rx)[i], ("TX", "RX")[i],
-                       ", ".join(_uart_pins(preset, i))))
-    units = (((numbers[0] + 4) // 8) % 2, ((numbers[1] + 4) // 8) % 2)
-    if units[0] != units[1]:
-        return ("%s = %r is UART%d's TX but %s = %r is UART%d's RX: the two pins must be one "
-                "UART's%s" % (LINK_KEYS[0], tx, units[0], LINK_KEYS[1], rx, units[1],
-                              _suggest(preset)))
-    return None
-
-
-def _uart_pins(preset, kind):
-    """The pin names of ``preset``'s board that can be a UART's TX (``kind`` 0) or RX (1)."""
-    table = RP2040_GPIO[preset]
-    if table is None:
-        # GP24, GP25 and GP29 are not on the Pico's pins
-        return ["GP%d" % n for n in range(kind, 30, 4) if n not in (24, 25, 29)]
-    return [name for name in table if table[name] % 4 == kind]
 
 
 _PIN_JOBS = ("the matrix", "the up button", "the down button", "the left button",

@@ -12,6 +12,8 @@ PRESETS = {
 }
 PRESET_NAMES = ("pico", "pico_w", "feather_rp2040", "blinka_pi")
 
+LINK_KEYS = ("ROLIT_LINK_TX", "ROLIT_LINK_RX")  # the settings keys of the link's two pins
+
 # name: (link TX, link RX), the pins for the cable to the other handhelds that settings.toml
 # names (ROLIT_LINK_TX, ROLIT_LINK_RX; the link is off until it does): a UART's own TX/RX pair
 # that the preset leaves free. The Pico's GP12/GP13 are UART0's (GP0, its other TX, is the

@@ -8,10 +8,10 @@ handheld in the same block: at the block's end this module and those of :data:`U
 
 import sys
 
-# Modules only the start uses (the first light, reading settings.toml, building the parts,
-# wiring the matrix).
-USED_ONCE = ("hardware.firstlight", "hardware.presets", "hardware.config", "hardware.parts",
-             "hardware.wiring")
+# Modules only the start uses (the first light, reading settings.toml and checking the link's
+# pins, building the parts, wiring the matrix).
+USED_ONCE = ("hardware.firstlight", "hardware.presets", "hardware.config", "hardware.linkpins",
+             "hardware.parts", "hardware.wiring")
 
 
 class Settings:
@@ -44,9 +44,12 @@ def load_settings():
 
     loaded = config.load()
     settings = Settings()
-    for name in dir(loaded):
-        if name[0] != "_":
-            setattr(settings, name, getattr(loaded, name))
+    # The class's names and the instance's, not dir(): on a board dir() asks the object for
+    # every name the firmware knows (a tenth of a second on a Pico).
+    for names in (config.Settings.__dict__, loaded.__dict__):
+        for name in names:
+            if name[0] != "_":
+                setattr(settings, name, getattr(loaded, name))
     return settings
 
 

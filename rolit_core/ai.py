@@ -969,9 +969,12 @@ def _new_table(entries):
 
 
 def _mark(game):
-    # What identifies the position to think about: the moves played and whose turn it is.
-    moves = game.board._moves
-    return (len(moves), moves[-1] if moves else -1, game.turn)
+    # What identifies the position to think about: the board's version (bumped by every ball
+    # put or taken back, so two undos and two other moves that end on the same cell differ),
+    # the moves played and whose turn it is.
+    board = game.board
+    moves = board._moves
+    return (board._version, len(moves), moves[-1] if moves else -1, game.turn)
 
 
 def _easy_move(game, moves, rng):

@@ -382,10 +382,12 @@ class Renderer:
         title = self.text(big, info.get("title", "Rolit"), TEXT)
         surface.blit(title, (side.left, y))
         y += title.get_height() + unit // 2
-        for line in info.get("status", ()):
-            text = self.text(normal, line, DIM_TEXT)
-            surface.blit(text, (side.left, y))
-            y += text.get_height() + gap
+        for status in info.get("status", ()):
+            # Long lines (an emulated chip's console) wrap rather than run off the window.
+            for line in self._wrap(normal, status, side.width):
+                text = self.text(normal, line, DIM_TEXT)
+                surface.blit(text, (side.left, y))
+                y += text.get_height() + gap
         notice = info.get("notice")
         if notice:
             for line in self._wrap(normal, notice, side.width):

@@ -67,6 +67,52 @@ def test_a_player_asked_again_after_the_position_changed_thinks_again(level):
         assert cell in game.legal_moves() and cell != stale, (level, seed)
 
 
+def two_swapped(game, stale):
+    """The game with its last two moves replaced by another move of the same colour and then
+    the same last move (same length, same last cell, same colour to move, another position)
+    after which ``stale`` is no longer legal, or None if there is no such pair."""
+    last = game.undo()
+    before = game.undo()
+    for other in game.legal_moves():
+        if other == before:
+            continue
+        game.play(other)
+        if last in game.legal_moves():
+            game.play(last)
+            if stale not in game.legal_moves():
+                return game
+            game.undo()
+        game.undo()
+    game.play(before)
+    game.play(last)
+    return None
+
+
+@pytest.mark.parametrize("level", LEVELS[:3])
+def test_a_player_thinks_again_when_two_moves_changed_but_the_last_cell_did_not(level):
+    tried = 0
+    for seed in range(1, 200):
+        count = 6 + seed % 9
+        stale = answer(level, 7, opening(seed, count))
+        if two_swapped(opening(seed, count), stale) is None:
+            continue
+        game = opening(seed, count)
+        thinker = player(level, 7)
+        thinker.start(game)
+        assert thinker.step(1) in (None, stale)
+        assert two_swapped(game, stale) is not None
+        cell = None
+        for _ in range(100000):
+            cell = thinker.step(50)
+            if cell is not None:
+                break
+        assert cell in game.legal_moves(), (level, seed)
+        tried += 1
+        if tried == 6:
+            break
+    assert tried == 6
+
+
 def human_move(d, cell):
     d.goto(cell)
     d.tap(SELECT)

@@ -68,3 +68,22 @@ def test_no_answer_for_what_is_not_a_cell(size, cell):
     board = Board(size)
     legal = board.legal_moves(RED)
     assert board.is_legal(cell, RED) == (type(cell) is int and cell in legal)
+
+
+def test_game_is_legal_is_the_turns_legal_moves_and_nothing_once_over():
+    from rolit_core import Game
+    for size, players in ((4, 2), (6, 3), (8, 4)):
+        game = Game(players=players, size=size, first="red")
+        while not game.over:
+            legal = set(game.legal_moves())
+            others = [c for c in COLOURS[:players] if c != game.turn]
+            assert [game.is_legal(c) for c in range(size * size)] == \
+                [c in legal for c in range(size * size)]
+            # a cell only another colour may play is not legal for the game
+            for colour in others:
+                for cell in game.board.legal_moves(colour):
+                    assert game.is_legal(cell) == (cell in legal)
+            game.play(min(legal))
+        assert not any(game.is_legal(c) for c in range(size * size))
+        game.undo()
+        assert game.is_legal(game.legal_moves()[0])

@@ -84,3 +84,25 @@ def test_match_rounds_must_be_whole_numbers(rounds):
 def test_match_players_must_be_ints(players):
     with pytest.raises(ValueError):
         Match(2, players)
+
+
+def test_refused_moves_and_requests_say_why():
+    # The app shows these reasons to the player (tests/test_app_illegal_reason.py): each names
+    # the cell and the rule.
+    board = Board(8)
+    for cell, words in (("d4", "d4 is taken"), ("a1", "a1 does not touch a ball"),
+                        (99, "no cell 99 on a 8x8 board")):
+        with pytest.raises(IllegalMove) as refused:
+            board.play(cell, 1)
+        assert str(refused.value) == words
+    with pytest.raises(ValueError, match="^no cell 64 on a 8x8 board$"):
+        board.cell_name(64)
+    with pytest.raises(ValueError, match="^no move to undo$"):
+        Game(2, 4).undo()
+    match = Match(rounds=1, players=2, size=4)
+    with pytest.raises(ValueError, match="^round 1 is still being played$"):
+        match.next_round()
+    while not match.game.over:
+        match.game.play(match.game.legal_moves()[0])
+    with pytest.raises(ValueError, match="^the match is over$"):
+        match.next_round()

@@ -70,14 +70,17 @@ def _gone(pid, timeout=10):
 def _start(args, terminal=False, env=None, **streams):
     """``python -m sim.emulate args`` in a session of its own (with ``terminal``, its stdin's
     pty as the controlling terminal: Ctrl-C there sends SIGINT to its process group)."""
-    def controlling():
-        os.setsid()
-        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    def prepare():
+        if terminal:
+            os.setsid()
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+        # A shell starts background jobs (`make test &`, a CI runner's) with SIGINT ignored, and
+        # children inherit that; a program at a terminal's keyboard has the default.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
 
     return subprocess.Popen([sys.executable, "-m", "sim.emulate"] + args, cwd=ROOT,
                             env=dict(os.environ, PYTHONPATH=ROOT, **(env or {})),
-                            start_new_session=not terminal,
-                            preexec_fn=controlling if terminal else None, **streams)
+                            start_new_session=not terminal, preexec_fn=prepare, **streams)
 
 
 def _quit_cleanly(process, host, flash):

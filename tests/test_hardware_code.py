@@ -13,7 +13,7 @@ from device_doubles import Device
 from rolit_core.app import App
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FRESH = ("hardware.handheld",)   # imports supervisor.ticks_ms when loaded
+FRESH = ("hardware.handheld", "hardware.main")   # import supervisor.ticks_ms when loaded
 
 
 @pytest.fixture

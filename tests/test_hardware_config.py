@@ -248,3 +248,60 @@ def test_a_clash_never_reaches_the_board(tmp_path, monkeypatch):
         assert handheld.errors == settings.errors and "ROLIT_PIN_UP" in handheld.errors[0]
     finally:
         dev.close()
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 7, 64, 512])
+def test_the_file_read_in_chunks_gives_the_same_lines(tmp_path, monkeypatch, chunk):
+    # Lines longer than a chunk, a character cut by a chunk's end, no newline at the end.
+    path = tmp_path / "settings.toml"
+    path.write_bytes(b'\xef\xbb\xbfROLIT_PRESET = "pico_w"\r\n# caf\xc3\xa9 wiring\n\n'
+                     b'ROLIT_SAVE_FILE = "/\xc3\xa9t\xc3\xa9.sav"\nROLIT_LAYOUT = "s\xe9"\n'
+                     b'ROLIT_BRIGHTNES = 40\nROLIT_BRIGHTNESS = 45  # percent')
+    monkeypatch.setattr(config, "CHUNK", chunk)
+    errors, keys, firmware = [], [], {}
+    table = config.read_toml(str(path), errors, keys, firmware)
+    assert table == {"ROLIT_PRESET": "pico_w", "ROLIT_SAVE_FILE": "/\xe9t\xe9.sav",
+                     "ROLIT_BRIGHTNES": 40, "ROLIT_BRIGHTNESS": 45}
+    assert keys == [(1, "ROLIT_PRESET"), (4, "ROLIT_SAVE_FILE"), (6, "ROLIT_BRIGHTNES"),
+                    (7, "ROLIT_BRIGHTNESS")]
+    assert errors == ["%s line 5 is not UTF-8 text (save the file as UTF-8): line ignored"
+                      % path]
+    # os.getenv does not skip the byte-order mark: for it the first key is another name.
+    assert "ROLIT_PRESET" not in firmware and firmware["ROLIT_BRIGHTNESS"] == "45"
+    assert firmware["ROLIT_SAVE_FILE"] == "/\xe9t\xe9.sav"
+
+
+def test_on_a_board_os_getenv_is_asked_only_for_what_the_reading_leaves(tmp_path, monkeypatch):
+    class Implementation:
+        name = "circuitpython"
+
+    class FakeSys:
+        implementation = Implementation
+
+    asked = []
+    answers = {"ROLIT_SAVE_FILE": "/tab\there.sav"}
+
+    def getenv(key):
+        asked.append(key)
+        return answers.get(key)
+
+    monkeypatch.setattr(config, "sys", FakeSys)
+    monkeypatch.setattr(config.os, "getenv", getenv)
+    monkeypatch.chdir(tmp_path)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(root, "hardware", "settings", "pico.toml"), "rb") as handle:
+        starter = handle.read()
+    (tmp_path / "settings.toml").write_bytes(starter)
+    settings = config.load()
+    assert asked == [] and settings.errors == [] and settings.brightness == 30
+    (tmp_path / "settings.toml").write_bytes(starter + b'ROLIT_SAVE_FILE = "/tab\\there.sav"\n'
+                                             b"ROLIT_VOLUME = 5\n")
+    settings = config.load()
+    # Keys given twice: os.getenv takes the first line of each (the starter's), as the reading
+    # does, so the escape on the later line is never read.
+    assert (settings.volume, settings.save_file) == (0, "/rolit.sav")
+    assert asked == []
+    (tmp_path / "settings.toml").write_bytes(b'ROLIT_PRESET = "pico"\n'
+                                             b'ROLIT_SAVE_FILE = "/tab\\there.sav"\n')
+    settings = config.load()
+    assert asked == ["ROLIT_SAVE_FILE"] and settings.save_file == "/tab\there.sav"

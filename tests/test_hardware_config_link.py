@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hardware import config
+from hardware import config, linkpins
 
 
 def load(values):
@@ -45,8 +45,8 @@ def test_the_preset_pins_are_a_uart_pair_that_the_preset_leaves_free():
         if not tx:
             continue
         assert tx not in config.PRESETS[preset] and rx not in config.PRESETS[preset], preset
-        assert config._uart_pair_problem(preset, tx, rx) is None, preset
-        tx_gpio, rx_gpio = config._gpio(preset, tx), config._gpio(preset, rx)
+        assert linkpins._uart_pair_problem(preset, tx, rx) is None, preset
+        tx_gpio, rx_gpio = linkpins._gpio(preset, tx), linkpins._gpio(preset, rx)
         assert (tx_gpio % 4, rx_gpio % 4) == (0, 1) and rx_gpio == tx_gpio + 1, preset
 
 

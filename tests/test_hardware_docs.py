@@ -263,6 +263,27 @@ def test_breadboard_layout_wires_the_pico_preset():
 
 
 
+def test_breadboard_layout_names_each_buttons_pin_and_every_wires_holes():
+    """The six button wires nest below the board, too close to follow by eye: each button says
+    its pin, and the notes give every wire's two holes as the drawing has them."""
+    import xml.etree.ElementTree as ElementTree
+    root = ElementTree.fromstring(read("docs/breadboard-pico.svg"))
+    preset = config.PRESETS["pico"]
+    pins = dict(zip(("UP", "DOWN", "LEFT", "RIGHT", "SELECT", "BACK"), preset[1:7]))
+    wires = {e.get("id")[5:]: (e.get("data-from"), e.get("data-to"))
+             for e in root.iter(SVG + "path") if (e.get("id") or "").startswith("wire-")}
+    words = " ".join(e.text or "" for e in root.iter(SVG + "text"))
+    for name, pin in pins.items():
+        button = [e for e in root.iter(SVG + "g") if e.get("id") == "button-" + name][0]
+        assert [e.text for e in button.iter(SVG + "text")] == [name, pin]
+        start, end = wires[name]
+        ground = wires[name + "-GND"][0]
+        assert "%s (%s) %s to %s, %s to \u2212" % (name, pin, start, end, ground) in words, name
+    assert "wire from %s) to the top + rail" % wires["VBUS"][0] in words
+    assert "from %s) to the top \u2212 rail" % wires["GND"][0] in words
+    assert "from %s to %s below the gap" % wires["DIN"] in words
+    assert "goes in above it, at %s." % wires["matrix-DIN"][1] in words
+
 def test_every_svg_in_docs_parses_and_a_guide_shows_it():
     import xml.etree.ElementTree as ElementTree
     docs = os.path.join(ROOT, "docs")

@@ -195,3 +195,23 @@ def test_binary_data_after_the_moves_names_its_line():
 
 def test_a_non_utf8_comment_is_only_a_comment():
     assert Game.from_record("First: red  # caf\ufffd\nf4\n").moves == [29]
+
+
+def _played(game, pick):
+    while not game.over:
+        moves = game.legal_moves()
+        game.play(moves[0] if pick == "first" else moves[-1])
+    return game.record()
+
+
+def test_the_record_is_written_exactly_in_its_documented_form():
+    # Header keys, move numbers from 1 and the result line are what people read and other
+    # programs parse: the reader takes any case and ignores the numbers, so only this pins them.
+    assert _played(Game(players=2, size=4, first="red"), "first") == (
+        "# Rolit game record\nSize: 4\nPlayers: 2\nTeams: no\nTie: shared\nFirst: red\n\n"
+        "1. R d2\n2. G a1\n3. R a2\n4. G c1\n5. R b4\n6. G a3\n7. R b1\n8. G d3\n9. R d1\n"
+        "10. G a4\n11. R c4\n12. G d4\n# Result: R 5, G 11\n")
+    assert _played(Game(players=2, size=4, first="yellow", teams=True), "last") == (
+        "# Rolit game record\nSize: 4\nPlayers: 2\nTeams: yes\nTie: shared\nFirst: yellow\n\n"
+        "1. Y c4\n2. G d4\n3. B d3\n4. R b4\n5. Y a4\n6. G d2\n7. B a3\n8. R a2\n9. Y b1\n"
+        "10. G a1\n11. B c1\n12. R d1\n# Result: R+G 7, Y+B 9\n")

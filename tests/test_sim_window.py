@@ -188,3 +188,26 @@ def test_side_panel_follows_the_menu():
     app.update(3020, [(DOWN, True), (DOWN, False)])
     app.update(3040, [(RIGHT, True), (RIGHT, False)])
     assert describe(app)["status"][0] == "Menu: players 3"
+
+
+def test_a_status_line_wider_than_the_side_panel_wraps_onto_more_lines():
+    # An emulated chip's console lines are long; cut at the window's edge they lost their ends.
+    pygame.font.init()
+    renderer = Renderer()
+    surface = pygame.Surface((720, 480))
+    colours = [(0, 0, 0)] * 64
+
+    def lit_rows(status):
+        surface.fill((0, 0, 0))
+        renderer.draw(surface, colours, {"size": 8, "seats": (), "title": "T",
+                                         "status": (status,)})
+        side = renderer.side
+        background = surface.get_at((side.right - 1, side.bottom - 1))
+        rows = [y for y in range(side.top, side.bottom)
+                if any(surface.get_at((x, y)) != background
+                       for x in range(side.left, side.right, 2))]
+        return len(rows)
+
+    one = lit_rows("word")
+    many = lit_rows(" ".join(["word"] * 40))
+    assert many - one >= renderer.line_height(10) // 2

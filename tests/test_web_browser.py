@@ -635,6 +635,32 @@ def test_screen_pixels_are_the_canvas_pixels(tab, tmp_path):
     assert lit > 10  # the pause menu's picture, not a dark panel
 
 
+def test_every_led_is_lit_evenly_with_no_dot_in_its_middle(tab):
+    """On a projector a dot of another colour in an LED's middle reads as a doughnut: the whole
+    lens is one colour, the one at its centre (web/panel.js draws the lens radius 0.34 cell)."""
+    tab.open("?journal=1&seed=19#players=human,human")
+    tab.page.keyboard.down("Escape")  # the pause menu: a picture that holds still
+    tab.wait_for("window.rolit.info().mode === 'pause'", 5000)
+    tab.page.keyboard.up("Escape")
+    tab.frames(3)
+    width = tab.page.evaluate("document.getElementById('board').width")
+    cell = (width - 2 * max(3, width * 7 // 100)) / 8
+    reach = int(cell * 0.34 * 0.7)  # well inside the lens's rim (anti-aliased)
+    steps = [i * max(1, reach // 4) for i in range(-4, 5)]
+    offsets = [(dx, dy) for dx in steps for dy in steps if dx * dx + dy * dy <= reach * reach]
+    lenses = tab.page.evaluate(
+        """([centres, offsets]) => {
+            const ctx = document.getElementById("board").getContext("2d");
+            const at = (x, y) => Array.from(ctx.getImageData(x, y, 1, 1).data.slice(0, 3));
+            return centres.map(([x, y]) => offsets.map(([dx, dy]) => at(x + dx, y + dy)));
+        }""", [led_centres(width), offsets])
+    lit = 0
+    for index, samples in enumerate(lenses):
+        centre = samples[offsets.index((0, 0))]
+        assert all(sample == centre for sample in samples), (index, centre, samples)
+        lit += centre != list(UNLIT)
+    assert lit > 10 and len(offsets) > 20
+
 def test_single_file_page_runs_from_file_url(chromium, site):
     single = os.path.join(ARTEFACTS, "site", "rolit.html")
     tab = Tab(chromium, "file://" + single)

@@ -170,8 +170,9 @@ def capacitor(column):
             "</g>"]
 
 
-def button(name, column):
-    """A 12 mm button across the gap: legs d/g of ``column`` and ``column + 2``."""
+def button(name, column, pin):
+    """A 12 mm button across the gap: legs d/g of ``column`` and ``column + 2``, named with the
+    Pico pin its wire comes from (the nested wires are hard to follow by eye)."""
     legs = "g%d d%d" % (column, column + 2)
     x = (x_of(column) + x_of(column + 2)) // 2
     y = (ROWS["d"] + ROWS["g"]) // 2
@@ -179,7 +180,8 @@ def button(name, column):
             '<rect x="%d" y="%d" width="%d" height="%d" rx="3" fill="#333333" stroke="%s"/>'
             % (x - 38, y - 38, 76, 76, BLACK),
             '<circle cx="%d" cy="%d" r="24" fill="#666666" stroke="#111"/>' % (x, y),
-            text(x, y + 4, name, 12, "middle", "bold", "white")] + [
+            text(x, y + 4, name, 12, "middle", "bold", "white"),
+            text(x, y + 35, pin, 10, "middle", "bold", "white")] + [
             '<circle cx="%d" cy="%d" r="4" fill="#d0d0d0" stroke="#111"/>' % hole(leg)
             for leg in ("d%d" % column, "d%d" % (column + 2), "g%d" % column,
                         "g%d" % (column + 2))] + ["</g>"]
@@ -211,7 +213,7 @@ def svg():
     for name in BUTTON_PINS:
         labels[physical[pins[name]]] = pins[name]
     width = x_of(COLUMNS) + 60
-    height = ROWS["+bottom"] + 260
+    height = ROWS["+bottom"] + 300
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">'
            % (width, height, width, height),
            '<rect width="100%" height="100%" fill="white"/>',
@@ -224,7 +226,7 @@ def svg():
     out += pico(labels)
     out += resistor(RESISTOR)
     for i, name in enumerate(BUTTON_ORDER):
-        out += button(name, BUTTON_FIRST + i * BUTTON_STEP)
+        out += button(name, BUTTON_FIRST + i * BUTTON_STEP, pins[name])
     out += capacitor(CAPACITOR)
     # power: VBUS to the + rail, the Pico's GND to the - rail
     out.append(wire("VBUS", free_hole(physical["VBUS"], "a"), "+top:%d" % PICO_FIRST, RED))
@@ -240,18 +242,26 @@ def svg():
                    'fill="none" stroke="%s" stroke-width="4" stroke-linecap="round"/>'
                    % (name, end, x, lead_top, x, y, colour))
     # each button: its pin to the leg below the gap (nested bows), the diagonal leg to GND
+    holes = []  # the button wires, hole by hole, for the notes
     for i, name in enumerate(BUTTON_ORDER):
         column = BUTTON_FIRST + i * BUTTON_STEP
         row = "j" if i % 2 == 0 else "i"
-        out.append(wire(name, free_hole(physical[pins[name]], row), "%s%d" % (row, column), BLUE,
-                        dip=18 + 16 * i))
+        start, end = free_hole(physical[pins[name]], row), "%s%d" % (row, column)
+        out.append(wire(name, start, end, BLUE, dip=18 + 16 * i))
         out.append(wire(name + "-GND", "a%d" % (column + 2), "-top:%d" % (column + 2), BLACK))
-    notes = ("Power: VBUS (pin 40) to the top + rail, GND (pin 38) to the top \u2212 rail: the "
-             "matrix and every button return to that \u2212 rail.",
-             "Data: GP0 (pin 1) to column %d below the gap; the 470 \u03a9 resistor crosses the "
-             "gap in column %d; the matrix's DIN lead goes in above it." % (RESISTOR, RESISTOR),
+        holes.append("%s (%s) %s to %s, a%d to \u2212" % (name, pins[name], start, end,
+                                                           column + 2))
+    vbus, gnd = free_hole(physical["VBUS"], "a"), free_hole(physical["GND"], "a")
+    notes = ("Power: VBUS (pin 40, wire from %s) to the top + rail, GND (pin 38, from %s) to the "
+             "top \u2212 rail: the matrix and every button return to that \u2212 rail."
+             % (vbus, gnd),
+             "Data: GP0 (pin 1) from %s to %s below the gap; the 470 \u03a9 resistor crosses the "
+             "gap in column %d; the matrix's DIN lead goes in above it, at a%d."
+             % (free_hole(physical[preset[0]], "j"), "j%d" % RESISTOR, RESISTOR, RESISTOR),
              "Buttons: one wire from the pin to the button's leg below the gap, one from the "
-             "diagonal leg (above the gap) to the \u2212 rail.",
+             "diagonal leg (above the gap) to the \u2212 rail. Hole by hole:",
+             "; ".join(holes[:3]) + ";",
+             "; ".join(holes[3:]) + ".",
              "The matrix's 5 V and GND leads go in the + and \u2212 rails, the capacitor across "
              "them beside the leads. Plug in USB only when everything is in place.",
              "Optional piezo buzzer: GP15 (pin 20) and the \u2212 rail (ROLIT_VOLUME in "

@@ -23,6 +23,8 @@ PAGE_FILES = ("index.html", "style.css", "main.js", "panel.js", "input.js", "wor
               "net.js")
 MODULES = ("panel.js", "input.js", "words.js", "link.js", "net.js", "sources.js", "micropython.mjs")
 INTERPRETER = ("micropython.mjs", "micropython.wasm")
+# Every name a build writes in its folder.
+BUILT = PAGE_FILES + INTERPRETER + ("sources.js", "rolit.html")
 # What the page's Python shares with the simulator window (clicks on the board, the how-to).
 SIM_FILES = ("__init__.py", "clicks.py", "howto.py")
 
@@ -94,7 +96,15 @@ def build(out=None):
         if not os.path.exists(os.path.join(PACKAGE, name)):
             raise BuildError("%s is missing: run `make setup` (npm ci) first" % name)
     if os.path.isdir(out):
+        # Only an earlier build is replaced: `python web/build.py ~/Documents` must not
+        # delete a folder of someone's files.
+        foreign = sorted(set(os.listdir(out)) - set(BUILT))
+        if foreign:
+            raise BuildError("%s is not a build of the page (it holds %s): left untouched, "
+                             "give a new folder" % (out, ", ".join(foreign[:3])))
         shutil.rmtree(out)
+    elif os.path.lexists(out):
+        raise BuildError("%s is a file, not a folder: left untouched" % out)
     os.makedirs(out)
     for name in PAGE_FILES:
         shutil.copyfile(os.path.join(HERE, name), os.path.join(out, name))

@@ -1,0 +1,44 @@
+"""bench.tune's files: the tuned tables go into rolit_core/ai.py whole or not at all, and a
+self-play data file cut mid-line (a run killed while writing) is read as its whole games."""
+
+import os
+
+import pytest
+
+from bench import tune
+from rolit_core import ai
+
+SOURCE = "x = 1\n# -- tuned weights begin --\nold = 1\n# -- tuned weights end --\ny = 2\n"
+
+
+def test_the_tables_replace_only_what_is_between_the_markers(tmp_path):
+    path = tmp_path / "ai.py"
+    path.write_text(SOURCE)
+    tune.write_tables("new = 2", str(path))
+    assert path.read_text() == SOURCE.replace("old = 1\n", "new = 2\n")
+    assert os.listdir(str(tmp_path)) == ["ai.py"]
+
+
+def test_a_failed_write_of_the_tables_leaves_ai_py_as_it_was(tmp_path, monkeypatch):
+    path = tmp_path / "ai.py"
+    path.write_text(SOURCE)
+
+    def full(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full)
+    with pytest.raises(OSError):
+        tune.write_tables("new = 2", str(path))
+    assert path.read_text() == SOURCE
+    assert os.listdir(str(tmp_path)) == ["ai.py"]  # no temporary left
+
+
+def test_a_game_cut_mid_line_is_dropped_not_counted(tmp_path, monkeypatch):
+    monkeypatch.setattr(tune, "DATA", str(tmp_path))
+    whole = "2 0 1 19 26 | 3 1\n2 1 2 20 27 | 1 3\n"
+    path = tmp_path / "selfplay-2p-r1.txt"
+    path.write_text(whole + "2 2 1 19 2")  # the third game's line, cut by a kill
+    weights = (ai._WEIGHTS, ai._WEIGHTS_MOB)
+    assert tune.play(2, 2, 1, weights, out=open(os.devnull, "w")) == str(path)
+    assert path.read_text() == whole
+    assert [game[1] for game in tune.read_games(str(path))] == [0, 1]

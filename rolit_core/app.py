@@ -39,7 +39,7 @@ from .events import (ATTRACT, BACK, CUE_CAPTURE, CUE_ERROR, CUE_ILLEGAL, CUE_PLA
                      LEFT, MATCH_END, MENU, MODE_NAMES, PAUSE, PAUSE_ITEMS, PLAY, RIGHT,
                      ROUND_END, SELECT, SELFTEST, TABLE, TITLE, UP)
 from .game import Game, Match
-from .lifetime import use_once
+from .lifetime import load, use_once
 from .play import INPUT, PHASE_NAMES, THINK, PlayScreen, computer
 from .play import BLINK_MS, FLIP_MS, HOLD_MS, PLACE_MS, RING  # noqa: F401 (for tests and docs)
 from .rng import Random, fresh_seed
@@ -87,7 +87,9 @@ class App:
             gc.collect()
         self.storage = storage
         self.link = link
-        self.linked = None         # the linked game being played (rolit_core.linked), if any
+        # The linked game being played (rolit_core.linked.LinkedGame), if any: its code is
+        # loaded when one begins (linked_code) and forgotten when it ends (LinkedGame.leave).
+        self.linked = None
         self.seed = seed
         self.levels = tuple(levels)
         self.think_nodes = think_nodes
@@ -198,9 +200,7 @@ class App:
     def link_status(self):
         """The linked game in words ("hosting: waiting for 1 linked handheld", "link lost",
         "the game is full"...), or None when no linked game is being played."""
-        if self.linked is None:
-            return None
-        return self.linked.status()
+        return None if self.linked is None else self.linked.status()
 
     def seat_choices(self):
         """What a seat can be besides "human": the levels, and "link" with a link."""
@@ -213,20 +213,20 @@ class App:
         if self.link is None:
             self.cues.append(CUE_ILLEGAL)
             return
-        self._load_linked()
-        from .linked import begin
+        self.linked_code().begin(self)
 
-        begin(self)
-
-    def _load_linked(self):
-        # The linked game's code is loaded when one begins and kept while the app lives. On a
-        # board compiling from source it needs a tidy heap: what the menu left is collected
-        # first (a MemoryError here would be a crash of the frame).
+    def linked_code(self):
+        """:mod:`rolit_core.linked`, loaded for the linked game that begins: it lives while
+        that game does (``LinkedGame.leave`` forgets it, with ``lockstep``), so a local game
+        holds none of it."""
+        # On a board compiling from source it needs a tidy heap: what the menu left is
+        # collected first (a MemoryError here would be a crash of the frame).
         if _TIDY:
             gc.collect()
-        from . import lockstep  # noqa: F401 (the biggest first)
+        load("rolit_core.lockstep")  # the biggest first
         if _TIDY:
             gc.collect()
+        return load("rolit_core.linked")
 
     def move_cursor(self, cell):
         """While a human chooses a cell: put the cursor on ``cell`` of the board being played,
@@ -382,10 +382,15 @@ class App:
         self.start(seats=seats, size=s.size, teams=s.teams, rounds=s.rounds, tie=s.tie,
                    time_limit=s.time_limit, first=s.first, hints=s.hints)
 
-    def begin_match(self, match, kinds, time_limit, hints):
+    def begin_match(self, match, kinds, time_limit, hints, first=None, history=(),
+                    fresh=True):
+        """Play ``match`` on the board screen from its position, with its seat ``kinds``,
+        ``time_limit``, ``hints``, round 1's ``first`` colour (default: its game's) and the
+        moves of its finished rounds (``history``); ``fresh``: a new round is announced. The one
+        setup of a match: a local start, a resumed save, a linked game's host and guests."""
         self.match = match
-        self.first = match.game.first
-        self.history = []
+        self.first = match.game.first if first is None else first
+        self.history = list(history)
         self.kinds = tuple(kinds)
         self.time_limit = time_limit
         self.hints = hints
@@ -394,7 +399,7 @@ class App:
         play.speed = 1
         play.saving = True
         self.make_ais()
-        self.enter_round()
+        play.begin(match.game, fresh)
 
     def make_ais(self):
         self.ais = {}
@@ -572,20 +577,20 @@ class App:
             return
         if saved is not None:
             match, kinds, time_limit, hints, history, first_choice, clock, link = saved
+            linked = None
+            if link is not None:
+                if self.link is None:  # no link here now: the other handhelds' seats are here
+                    kinds = tuple([HUMAN if kind == LINKED else kind for kind in kinds])
+                else:
+                    linked = self.linked_code()
+                    self.play = linked.LinkedPlay(self)
             if clock:
                 self.play.clock = clock
                 self.play.keep_clock = True
-            if link is not None and self.link is None:
-                link = None  # no link here now: the other handhelds' seats are played here
-                kinds = tuple([HUMAN if kind == LINKED else kind for kind in kinds])
-            self.begin_match(match, kinds, time_limit, hints)
-            self.history = history
+            self.begin_match(match, kinds, time_limit, hints, history=history)
             self.first_choice = first_choice
-            if link is not None:
-                self._load_linked()
-                from .linked import resume
-
-                resume(self, link)
+            if linked is not None:
+                linked.resume(self, link)
             self.cues = []
 
     def _unlink(self):

@@ -39,19 +39,9 @@ class LobbyScreen(Screen):
         app = self.app
         session = app.linked.session
         session.start()
-        app.match = session.match
-        app.kinds = session.kinds
-        app.time_limit = session.time_limit
-        app.hints = session.hints
-        app.first = session.first
         app.first_choice = app.settings.first
-        app.history = []
-        app.make_ais()
-        play = app.play
-        play.host = app
-        play.speed = 1
-        play.saving = True
-        app.enter_round()
+        app.begin_match(session.match, session.kinds, session.time_limit, session.hints,
+                        session.first)
         app.save()
 
     def press(self, key):

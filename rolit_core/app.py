@@ -567,31 +567,11 @@ class App:
             if problem:  # the store found a damaged or foreign save: say so, never start silently
                 self._corrupt(str(problem))
             return
-        # The decoders are needed again only by the next App's start (about 1 KB on a board).
-        try:
-            with use_once("rolit_core.load") as load:
-                saved = load.decode_state(data, self.settings)
-            del load
-        except Exception as error:  # corrupt or foreign data, or an illegal saved move
-            self._corrupt(str(error) or error.__class__.__name__)
-            return
-        if saved is not None:
-            match, kinds, time_limit, hints, history, first_choice, clock, link = saved
-            linked = None
-            if link is not None:
-                if self.link is None:  # no link here now: the other handhelds' seats are here
-                    kinds = tuple([HUMAN if kind == LINKED else kind for kind in kinds])
-                else:
-                    linked = self.linked_code()
-                    self.play = linked.LinkedPlay(self)
-            if clock:
-                self.play.clock = clock
-                self.play.keep_clock = True
-            self.begin_match(match, kinds, time_limit, hints, history=history)
-            self.first_choice = first_choice
-            if linked is not None:
-                linked.resume(self, link)
-            self.cues = []
+        # The decoders and the resuming are needed again only by the next App's start (about
+        # 2 KB on a board).
+        with use_once("rolit_core.load") as load:
+            load.boot(self, data)
+        del load
 
     def _unlink(self):
         # Without a link, a seat the menu remembers as "link" is a human one.

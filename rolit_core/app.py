@@ -213,12 +213,16 @@ class App:
         if self.link is None:
             self.cues.append(CUE_ILLEGAL)
             return
-        self.linked_code().begin(self)
+        self.linked_code()
+        with use_once("rolit_core.lobby") as lobby:
+            lobby.begin(self)
+        del lobby
 
     def linked_code(self):
-        """:mod:`rolit_core.linked`, loaded for the linked game that begins: it lives while
-        that game does (``LinkedGame.leave`` forgets it, with ``lockstep``), so a local game
-        holds none of it."""
+        """:mod:`rolit_core.linked`, loaded for the linked game that begins (how it begins is
+        :mod:`rolit_core.lobby`'s, loaded with the lobby): it lives while that game does
+        (``LinkedGame.leave`` forgets it, with ``lockstep``), so a local game holds none of
+        it."""
         # On a board compiling from source it needs a tidy heap: what the menu left is
         # collected first (a MemoryError here would be a crash of the frame).
         if _TIDY:

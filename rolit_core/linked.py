@@ -2,7 +2,8 @@
 session to :mod:`rolit_core.lockstep`'s.
 
 The app loads this module when the player picks *Linked game* in the menu, or when a save of a
-linked game is resumed (:meth:`rolit_core.app.App.linked_code`), and forgets it, with
+linked game is resumed (:meth:`rolit_core.app.App.linked_code`; how the game begins or resumes is
+:mod:`rolit_core.lobby`'s, loaded for that), and forgets it, with
 :mod:`rolit_core.lockstep`, when that game ends (:meth:`LinkedGame.leave`): a local game holds
 none of its code. While it lives, the app's board screen is a :class:`LinkedPlay`. A handheld
 whose menu has a
@@ -22,12 +23,11 @@ leaves it (the host waits for it to come back).
 from . import lockstep
 from .events import CUE_ERROR, CUE_ILLEGAL, CUE_TICK
 from .game import Match
-from .lifetime import forget, use_once
-from .menu import hosts
+from .lifetime import forget
 from .palette import RED
 from .play import (ANIMATE, BY_COMPUTER, BY_HUMAN, FLASH_MS, INPUT, RING, THINK,
                    PlayScreen)
-from .save import GUEST, HOST, LINK_SIZE, largest
+from .save import HOST
 from .vocab import HUMAN, LINKED, seating
 
 # Only a linked game uses it (rolit_core.lifetime.forget forgets it with this module).
@@ -35,72 +35,6 @@ USED_ONCE = ("rolit_core.lockstep",)
 
 WAIT = 3              # a play phase: another handheld's seat is to move, or our move is on its way
 LOST_BLINK_MS = 250   # "link lost": red marches round the border this fast
-
-
-def begin(app):
-    """From the menu: host with the menu's settings (a seat is ``"link"``), or join."""
-    settings = app.settings
-    link = app.link
-    if hosts(settings):
-        capacity = getattr(app.storage, "capacity", None)
-        need = largest(settings.rounds, settings.size) + LINK_SIZE
-        if type(capacity) is int and need > capacity:
-            app.error = ("a linked %d-round match on %dx%d can need %d bytes; the storage "
-                         "holds %d" % (settings.rounds, settings.size, settings.size, need,
-                                       capacity))
-            app.cues.append(CUE_ILLEGAL)
-            return
-        kinds = tuple(settings.seats[:settings.players])
-        nodes = [lockstep.LOCAL if kind == LINKED else 0 for kind in kinds]
-        match = Match(settings.rounds, settings.players, settings.size, settings.teams,
-                      settings.tie, settings.first, app.rng.bits())
-        session = lockstep.Host(link, match, kinds, nodes, app.rng.bits() & 0xFFFF or 1,
-                                settings.time_limit, settings.hints)
-        app.play = LinkedPlay(app)
-        app.linked = LinkedGame(app, session, HOST)
-        _show(app, "LobbyScreen")
-    else:
-        session = lockstep.Guest(link)
-        session.join()
-        app.play = LinkedPlay(app)
-        app.linked = LinkedGame(app, session, GUEST)
-        _show(app, "JoinScreen")
-
-
-def _show(app, name):
-    # The lobby and the join screen are seen once a game: their module is loaded while one
-    # of them is shown, and its code freed with the screen.
-    with use_once("rolit_core.lobby") as lobby:
-        screen = getattr(lobby, name)(app)
-    del lobby
-    app.show(screen)
-
-
-def resume(app, saved_link):
-    """Go on with the linked game of the app's save (begun on a :class:`LinkedPlay`):
-    ``saved_link`` is the save's ``(role, session, seat, nodes)``. The host waits for its
-    guests to be heard again; a guest asks its host for its seat back and is given the
-    state."""
-    role, number, seat, nodes = saved_link
-    if role == HOST:
-        node_list = []
-        for index in range(len(app.kinds)):
-            node = nodes[index] if index < len(nodes) else None
-            node_list.append(lockstep.LOCAL if node is None else node)
-        session = lockstep.Host(app.link, app.match, app.kinds, node_list, number,
-                                app.time_limit, app.hints, app.history, app.first)
-        session.resume()
-    else:
-        session = lockstep.Guest(app.link)
-        session.match = app.match
-        session.kinds = app.kinds
-        session.first = app.first
-        session.history = list(app.history)
-        session.time_limit = app.time_limit
-        session.hints = app.hints
-        session.join()
-    app.linked = LinkedGame(app, session, role)
-    app.linked.seat = seat
 
 
 class LinkedPlay(PlayScreen):

@@ -6,6 +6,7 @@ resumes its saved game with :func:`boot`, so a board does not keep its code whil
 """
 
 from .game import Match
+from .lifetime import use_once
 from .save import (_EXTRA_SIZE, GUEST, HOST, LINK_SIZE, MAGIC, SETTINGS_SIZE, VERSION, VERSIONS,
                    SaveError, _frame,
                    _put_cells, _put_match, _seal, crc16)
@@ -37,7 +38,9 @@ def boot(app, data):
     app.begin_match(match, kinds, time_limit, hints, history=history)
     app.first_choice = first_choice
     if linked is not None:
-        linked.resume(app, link)
+        with use_once("rolit_core.lobby") as lobby:
+            lobby.resume(app, link)
+        del lobby
     app.cues = []
 
 

@@ -39,7 +39,7 @@ from .events import (ATTRACT, BACK, CUE_CAPTURE, CUE_ERROR, CUE_ILLEGAL, CUE_PLA
                      LEFT, MATCH_END, MENU, MODE_NAMES, PAUSE, PAUSE_ITEMS, PLAY, RIGHT,
                      ROUND_END, SELECT, SELFTEST, TABLE, TITLE, UP)
 from .game import Game, Match
-from .lifetime import use_once
+from .lifetime import load, use_once
 from .play import INPUT, PHASE_NAMES, THINK, PlayScreen, computer
 from .play import BLINK_MS, FLIP_MS, HOLD_MS, PLACE_MS, RING  # noqa: F401 (for tests and docs)
 from .rng import Random, fresh_seed
@@ -87,7 +87,9 @@ class App:
             gc.collect()
         self.storage = storage
         self.link = link
-        self.linked = None         # the linked game being played (rolit_core.linked), if any
+        # The linked game being played (rolit_core.linked.LinkedGame), if any: its code is
+        # loaded when one begins (linked_code) and forgotten when it ends (LinkedGame.leave).
+        self.linked = None
         self.seed = seed
         self.levels = tuple(levels)
         self.think_nodes = think_nodes
@@ -198,9 +200,7 @@ class App:
     def link_status(self):
         """The linked game in words ("hosting: waiting for 1 linked handheld", "link lost",
         "the game is full"...), or None when no linked game is being played."""
-        if self.linked is None:
-            return None
-        return self.linked.status()
+        return None if self.linked is None else self.linked.status()
 
     def seat_choices(self):
         """What a seat can be besides "human": the levels, and "link" with a link."""
@@ -213,20 +213,24 @@ class App:
         if self.link is None:
             self.cues.append(CUE_ILLEGAL)
             return
-        self._load_linked()
-        from .linked import begin
+        self.linked_code()
+        with use_once("rolit_core.lobby") as lobby:
+            lobby.begin(self)
+        del lobby
 
-        begin(self)
-
-    def _load_linked(self):
-        # The linked game's code is loaded when one begins and kept while the app lives. On a
-        # board compiling from source it needs a tidy heap: what the menu left is collected
-        # first (a MemoryError here would be a crash of the frame).
+    def linked_code(self):
+        """:mod:`rolit_core.linked`, loaded for the linked game that begins (how it begins is
+        :mod:`rolit_core.lobby`'s, loaded with the lobby): it lives while that game does
+        (``LinkedGame.leave`` forgets it, with ``lockstep``), so a local game holds none of
+        it."""
+        # On a board compiling from source it needs a tidy heap: what the menu left is
+        # collected first (a MemoryError here would be a crash of the frame).
         if _TIDY:
             gc.collect()
-        from . import lockstep  # noqa: F401 (the biggest first)
+        load("rolit_core.lockstep")  # the biggest first
         if _TIDY:
             gc.collect()
+        return load("rolit_core.linked")
 
     def move_cursor(self, cell):
         """While a human chooses a cell: put the cursor on ``cell`` of the board being played,
@@ -325,50 +329,11 @@ class App:
         seat is solo: one person plays red and green). ``record``: text from ``Game.record()``
         to continue (its header gives size, players, teams, tie and first). Raises ValueError on
         bad arguments (or a match too big for the storage) and leaves the app as it was."""
-        if isinstance(seats, str):
-            raise ValueError("seats is a list of 'human' or levels, not %r" % (seats,))
-        try:
-            seats = tuple(seats)
-        except TypeError:
-            raise ValueError("seats is a list of 'human' or levels, not %r" % (seats,))
-        if record is not None:
-            game = Game.from_record(record)
-            size, teams, tie, first = game.size, game.teams, game.tie, game.first
-            if len(seats) != game.players:
-                seats = (HUMAN,) * game.players
-        players = len(seats)
-        for kind in seats:
-            if kind != HUMAN and kind not in LEVELS:
-                raise ValueError("a seat is 'human' or a level %r, not %r" % (LEVELS, kind))
-        if type(size) is not int or size not in (8, 6, 4):
-            raise ValueError("size must be 8, 6 or 4, not %r" % (size,))
-        if type(rounds) is not int or not 1 <= rounds <= 99:
-            raise ValueError("rounds must be 1-99, not %r" % (rounds,))
-        if type(time_limit) is not int or not 0 <= time_limit <= 3600:
-            raise ValueError("time_limit is seconds 0-3600, not %r" % (time_limit,))
-        capacity = getattr(self.storage, "capacity", None)
-        if type(capacity) is int and save.largest(rounds, size) > capacity:
-            raise ValueError("a %d-round match on %dx%d can need %d bytes; the storage holds %d"
-                             % (rounds, size, size, save.largest(rounds, size), capacity))
-        if _TIDY:
-            gc.collect()
-        rng = self.rng
-        state = (rng._z, rng._w)  # a refused start must not move the random sequence either
-        try:
-            match = Match(rounds, players, size, teams, tie, first, rng.bits())
-            if record is not None:
-                for cell in game.moves:
-                    match.game.play(cell)
-        except (TypeError, ValueError) as error:
-            rng._z, rng._w = state
-            raise ValueError(str(error))
-        # Everything is checked: from here on nothing raises.
-        kinds = seats if players > 1 else (HUMAN, HUMAN)
-        self.begin_match(match, kinds, time_limit, self.settings.hints if hints is None else
-                         bool(hints))
-        self.first_choice = None if record is not None else match.game.first if first \
-            is not None else None  # for "play again"
-        self.save()
+        # The checking and setting up is needed once a match (rolit_core.starting).
+        with use_once("rolit_core.starting") as starting:
+            starting.start(self, seats, size, teams, rounds, tie, time_limit, first, hints,
+                           record)
+        del starting
 
     def load_record(self, text, seats=None):
         """Continue the game of a record made by ``Game.record()``; ``seats`` as in ``start``
@@ -382,10 +347,15 @@ class App:
         self.start(seats=seats, size=s.size, teams=s.teams, rounds=s.rounds, tie=s.tie,
                    time_limit=s.time_limit, first=s.first, hints=s.hints)
 
-    def begin_match(self, match, kinds, time_limit, hints):
+    def begin_match(self, match, kinds, time_limit, hints, first=None, history=(),
+                    fresh=True):
+        """Play ``match`` on the board screen from its position, with its seat ``kinds``,
+        ``time_limit``, ``hints``, round 1's ``first`` colour (default: its game's) and the
+        moves of its finished rounds (``history``); ``fresh``: a new round is announced. The one
+        setup of a match: a local start, a resumed save, a linked game's host and guests."""
         self.match = match
-        self.first = match.game.first
-        self.history = []
+        self.first = match.game.first if first is None else first
+        self.history = list(history)
         self.kinds = tuple(kinds)
         self.time_limit = time_limit
         self.hints = hints
@@ -394,7 +364,7 @@ class App:
         play.speed = 1
         play.saving = True
         self.make_ais()
-        self.enter_round()
+        play.begin(match.game, fresh)
 
     def make_ais(self):
         self.ais = {}
@@ -562,31 +532,11 @@ class App:
             if problem:  # the store found a damaged or foreign save: say so, never start silently
                 self._corrupt(str(problem))
             return
-        # The decoders are needed again only by the next App's start (about 1 KB on a board).
-        try:
-            with use_once("rolit_core.load") as load:
-                saved = load.decode_state(data, self.settings)
-            del load
-        except Exception as error:  # corrupt or foreign data, or an illegal saved move
-            self._corrupt(str(error) or error.__class__.__name__)
-            return
-        if saved is not None:
-            match, kinds, time_limit, hints, history, first_choice, clock, link = saved
-            if clock:
-                self.play.clock = clock
-                self.play.keep_clock = True
-            if link is not None and self.link is None:
-                link = None  # no link here now: the other handhelds' seats are played here
-                kinds = tuple([HUMAN if kind == LINKED else kind for kind in kinds])
-            self.begin_match(match, kinds, time_limit, hints)
-            self.history = history
-            self.first_choice = first_choice
-            if link is not None:
-                self._load_linked()
-                from .linked import resume
-
-                resume(self, link)
-            self.cues = []
+        # The decoders and the resuming are needed again only by the next App's start (about
+        # 2 KB on a board).
+        with use_once("rolit_core.load") as load:
+            load.boot(self, data)
+        del load
 
     def _unlink(self):
         # Without a link, a seat the menu remembers as "link" is a human one.

@@ -2,15 +2,19 @@
 session to :mod:`rolit_core.lockstep`'s.
 
 The app loads this module when the player picks *Linked game* in the menu, or when a save of a
-linked game is resumed (:meth:`rolit_core.app.App.begin_linked`). A handheld whose menu has a
+linked game is resumed (:meth:`rolit_core.app.App.linked_code`; how the game begins or resumes is
+:mod:`rolit_core.lobby`'s, loaded for that), and forgets it, with
+:mod:`rolit_core.lockstep`, when that game ends (:meth:`LinkedGame.leave`): a local game holds
+none of its code. While it lives, the app's board screen is a :class:`LinkedPlay`. A handheld
+whose menu has a
 seat of kind ``"link"`` hosts: the lobby (:mod:`rolit_core.lobby`) waits for a handheld on each
 such seat, then play begins on all of them. Any other handheld joins: the join screen looks for
 a host and asks for a seat with the one press that opened it, then glows in its seat's colour
 until play begins.
 
-In play each handheld's board screen shows the same moves: the host checks each move and sends
-it on, every handheld plays it with its own rules core (``session.apply`` is the board screen's
-``show_linked``, which animates it). Only the handheld whose seat is to move takes a move; the
+In play each handheld's board screen (:class:`LinkedPlay`) shows the same moves: the host checks
+each move and sends it on, every handheld plays it with its own rules core (``session.apply`` is
+the board screen's ``show_linked``, which animates it). Only the handheld whose seat is to move takes a move; the
 others show whose turn it is. Undo and restarting a round are off in a linked game (the other
 players could not take them back); a quit on the host ends the game everywhere, a guest's quit
 leaves it (the host waits for it to come back).
@@ -19,77 +23,98 @@ leaves it (the host waits for it to come back).
 from . import lockstep
 from .events import CUE_ERROR, CUE_ILLEGAL, CUE_TICK
 from .game import Match
-from .lifetime import use_once
-from .menu import hosts
+from .lifetime import forget
 from .palette import RED
-from .play import RING
-from .save import GUEST, HOST, LINK_SIZE, largest
+from .play import (ANIMATE, BY_COMPUTER, BY_HUMAN, FLASH_MS, INPUT, RING, THINK,
+                   PlayScreen)
+from .save import HOST
 from .vocab import HUMAN, LINKED, seating
 
+# Only a linked game uses it (rolit_core.lifetime.forget forgets it with this module).
+USED_ONCE = ("rolit_core.lockstep",)
+
+WAIT = 3              # a play phase: another handheld's seat is to move, or our move is on its way
 LOST_BLINK_MS = 250   # "link lost": red marches round the border this fast
 
 
-def begin(app):
-    """From the menu: host with the menu's settings (a seat is ``"link"``), or join."""
-    settings = app.settings
-    link = app.link
-    if hosts(settings):
-        capacity = getattr(app.storage, "capacity", None)
-        need = largest(settings.rounds, settings.size) + LINK_SIZE
-        if type(capacity) is int and need > capacity:
-            app.error = ("a linked %d-round match on %dx%d can need %d bytes; the storage "
-                         "holds %d" % (settings.rounds, settings.size, settings.size, need,
-                                       capacity))
-            app.cues.append(CUE_ILLEGAL)
+class LinkedPlay(PlayScreen):
+    """The board screen of a linked game: a move goes through the link first, and is played
+    here (``show_linked``) once the host has checked it; another handheld's turn waits
+    (phase ``WAIT``); while the link is lost or not yet there, the game pauses."""
+
+    how = None  # how our move that the link plays next came
+
+    def begin_turn(self):
+        PlayScreen.begin_turn(self)
+        game = self.game
+        if (self.phase == THINK and not game.over
+                and self.app.kinds[game.seat_of(game.turn)] == LINKED):
+            self.phase = WAIT  # no computer player thinks for it (App.make_ais)
+
+    def tick(self, dt):
+        linked = self.app.linked
+        if linked is None or self.phase == ANIMATE or linked.running():
+            PlayScreen.tick(self, dt)
             return
-        kinds = tuple(settings.seats[:settings.players])
-        nodes = [lockstep.LOCAL if kind == LINKED else 0 for kind in kinds]
-        match = Match(settings.rounds, settings.players, settings.size, settings.teams,
-                      settings.tie, settings.first, app.rng.bits())
-        session = lockstep.Host(link, match, kinds, nodes, app.rng.bits() & 0xFFFF or 1,
-                                settings.time_limit, settings.hints)
-        app.linked = LinkedGame(app, session, HOST)
-        _show(app, "LobbyScreen")
-    else:
-        session = lockstep.Guest(link)
-        session.join()
-        app.linked = LinkedGame(app, session, GUEST)
-        _show(app, "JoinScreen")
+        # the link is lost or not yet there: the game pauses, no clock runs
+        dt *= self.speed
+        if self.pt < 0x3FFFFFF:
+            self.pt += dt
+        if self.flash:
+            self.flash = self.flash - dt if self.flash > dt else 0
 
+    def commit(self, cell, how):
+        linked = self.app.linked
+        if linked is None:
+            self.show_move(cell, how)
+            return
+        self.how = how
+        reason = linked.session.play(cell)
+        if reason is not None:
+            self.refuse(reason)
+        elif self.phase == INPUT:  # a guest's move, on its way to the host
+            self.phase = WAIT
+            self.pt = 0
+            self.cursor = cell
+            self.preview = False
 
-def _show(app, name):
-    # The lobby and the join screen are seen once a game: their module is loaded while one
-    # of them is shown, and its code freed with the screen.
-    with use_once("rolit_core.lobby") as lobby:
-        screen = getattr(lobby, name)(app)
-    del lobby
-    app.show(screen)
+    def refuse(self, reason):
+        """A move refused by the linked game (words from the host or the link)."""
+        self.how = None
+        if self.phase == WAIT and self.app.kinds[self.game.seat_of(self.game.turn)] == HUMAN:
+            self.phase = INPUT
+        self.flash = FLASH_MS
+        self.illegal = reason
+        self.app.cues.append(CUE_ILLEGAL)
 
+    def show_linked(self, cell):
+        """The linked game's move ``cell``, checked: played here and shown (a move shown
+        before it is finished at once)."""
+        how = self.how
+        self.how = None
+        if how is None:
+            # another handheld's move: a person's lands at once, a computer's blinks first,
+            # as on the handheld that made it
+            kinds = self.app.linked.session.kinds
+            seat = self.game.seat_of(self.game.turn)
+            kind = kinds[seat] if seat < len(kinds) else HUMAN
+            how = BY_HUMAN if kind == HUMAN or kind == LINKED else BY_COMPUTER
+        if self.phase == ANIMATE:
+            self.lines = []
+        self.show_move(cell, how)
 
-def resume(app, saved_link):
-    """Go on with the linked game of the app's save: ``saved_link`` is the save's
-    ``(role, session, seat, nodes)``. The host waits for its guests to be heard again; a
-    guest asks its host for its seat back and is given the state."""
-    role, number, seat, nodes = saved_link
-    if role == HOST:
-        node_list = []
-        for index in range(len(app.kinds)):
-            node = nodes[index] if index < len(nodes) else None
-            node_list.append(lockstep.LOCAL if node is None else node)
-        session = lockstep.Host(app.link, app.match, app.kinds, node_list, number,
-                                app.time_limit, app.hints, app.history, app.first)
-        session.resume()
-    else:
-        session = lockstep.Guest(app.link)
-        session.match = app.match
-        session.kinds = app.kinds
-        session.first = app.first
-        session.history = list(app.history)
-        session.time_limit = app.time_limit
-        session.hints = app.hints
-        session.join()
-    app.linked = LinkedGame(app, session, role)
-    app.linked.seat = seat
+    def draw(self, frame):
+        PlayScreen.draw(self, frame)
+        if self.phase == WAIT:
+            # another handheld's turn: its colour breathes in the border's free pixels
+            shades = self.app.shades
+            black = shades.get(0)
+            wave = self.pt % 1600
+            glow = 30 + (wave if wave < 800 else 1600 - wave) * 120 // 800
+            colour = shades.get(self.game.turn, glow)
+            for at in RING:
+                if frame[at] is black:
+                    frame[at] = colour
 
 
 def guest_kinds(players, teams, seat):
@@ -196,19 +221,9 @@ class LinkedGame:
         match = session.match
         if session.seat is not None:
             self.seat = session.seat
-        app.match = match
-        app.kinds = guest_kinds(match.players, match.teams, self.seat)
-        app.time_limit = session.time_limit
-        app.hints = session.hints
-        app.first = session.first
-        app.history = list(session.history)
-        app.make_ais()
-        play = app.play
-        play.host = app
-        play.speed = 1
-        play.saving = True
-        fresh = not match.game.board.moves
-        play.begin(match.game, fresh)
+        app.begin_match(match, guest_kinds(match.players, match.teams, self.seat),
+                        session.time_limit, session.hints, session.first, session.history,
+                        not match.game.board.moves)
         app.save()
 
     def _next_round(self):
@@ -255,14 +270,23 @@ class LinkedGame:
         """The host ends the game for everyone; a guest leaves it."""
         if self.host:
             self.session.stop()
-        self.app.linked = None
+        self.leave()
 
     def end(self, reason):
         """The host ended the game: back to the menu, saying why."""
         app = self.app
-        app.linked = None
+        self.leave()
         app.error = reason
         app.quit()
+
+    def leave(self):
+        """The linked game is over here: the app's board screen is a local one again, and
+        this module's code (and lockstep's) is forgotten, to be freed once the screens shown
+        now let go of it."""
+        app = self.app
+        app.linked = None
+        app.play = PlayScreen(app)
+        forget("rolit_core.linked")
 
     def draw_over(self, frame):
         """Over any screen: "link lost" is red marching round the border."""

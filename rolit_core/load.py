@@ -1,16 +1,47 @@
 """The reading side of :mod:`rolit_core.save`: checking stored bytes and decoding the settings
 and the saved match (with ``pack`` and ``encode_match``, the writing helpers tools and tests use).
 
-Needed once, when the app starts: the app loads it with ``rolit_core.lifetime.use_once``, so a
-board does not keep its code while playing.
+Needed once, when the app starts: the app loads it with ``rolit_core.lifetime.use_once`` and
+resumes its saved game with :func:`boot`, so a board does not keep its code while playing.
 """
 
 from .game import Match
+from .lifetime import use_once
 from .save import (_EXTRA_SIZE, GUEST, HOST, LINK_SIZE, MAGIC, SETTINGS_SIZE, VERSION, VERSIONS,
                    SaveError, _frame,
                    _put_cells, _put_match, _seal, crc16)
 from .vocab import SAVED_KINDS as KINDS
-from .vocab import TIE_RULES, TIME_LIMITS, seating
+from .vocab import HUMAN, LINKED, TIE_RULES, TIME_LIMITS, seating
+
+
+def boot(app, data):
+    """The starting ``app``'s saved game resumed from its storage's ``data``; corrupt or
+    foreign data is reported (``app.error``, the error screen) and replaced."""
+    try:
+        saved = decode_state(data, app.settings)
+    except Exception as error:  # corrupt or foreign data, or an illegal saved move
+        app._corrupt(str(error) or error.__class__.__name__)
+        return
+    if saved is None:
+        return
+    match, kinds, time_limit, hints, history, first_choice, clock, link = saved
+    linked = None
+    if link is not None:
+        if app.link is None:  # no link here now: the other handhelds' seats are played here
+            kinds = tuple([HUMAN if kind == LINKED else kind for kind in kinds])
+        else:
+            linked = app.linked_code()
+            app.play = linked.LinkedPlay(app)
+    if clock:
+        app.play.clock = clock
+        app.play.keep_clock = True
+    app.begin_match(match, kinds, time_limit, hints, history=history)
+    app.first_choice = first_choice
+    if linked is not None:
+        with use_once("rolit_core.lobby") as lobby:
+            lobby.resume(app, link)
+        del lobby
+    app.cues = []
 
 
 def pack(payload):

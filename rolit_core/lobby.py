@@ -1,14 +1,79 @@
-"""The screens of a linked game before play: the host's lobby and a guest's join screen
-(:mod:`rolit_core.linked` shows them; loaded while one of them is shown)."""
+"""How a linked game begins (:func:`begin`) or resumes from a save (:func:`resume`), and its
+screens before play: the host's lobby and a guest's join screen. Loaded while one of them is
+shown, and to resume (``use_once``): play keeps only :mod:`rolit_core.linked`.
+"""
 
 from . import lockstep
 from .events import BACK, CUE_ILLEGAL, CUE_START, CUE_TICK, SELECT
+from .game import Match
+from .lifetime import forget
+from .linked import LinkedGame, LinkedPlay
+from .menu import hosts
 from .palette import RED, WHITE
 from .play import RING
+from .save import GUEST, HOST, LINK_SIZE, largest
 from .screen import Screen
-from .vocab import HUMAN, seating
+from .vocab import HUMAN, LINKED, seating
 
 START_MS = 800        # the host starts this long after the last seat is taken
+
+
+def begin(app):
+    """From the menu: host with the menu's settings (a seat is ``"link"``), or join."""
+    settings = app.settings
+    link = app.link
+    if hosts(settings):
+        capacity = getattr(app.storage, "capacity", None)
+        need = largest(settings.rounds, settings.size) + LINK_SIZE
+        if type(capacity) is int and need > capacity:
+            app.error = ("a linked %d-round match on %dx%d can need %d bytes; the storage "
+                         "holds %d" % (settings.rounds, settings.size, settings.size, need,
+                                       capacity))
+            app.cues.append(CUE_ILLEGAL)
+            forget("rolit_core.linked")  # no linked game begins
+            return
+        kinds = tuple(settings.seats[:settings.players])
+        nodes = [lockstep.LOCAL if kind == LINKED else 0 for kind in kinds]
+        match = Match(settings.rounds, settings.players, settings.size, settings.teams,
+                      settings.tie, settings.first, app.rng.bits())
+        session = lockstep.Host(link, match, kinds, nodes, app.rng.bits() & 0xFFFF or 1,
+                                settings.time_limit, settings.hints)
+        app.play = LinkedPlay(app)
+        app.linked = LinkedGame(app, session, HOST)
+        app.show(LobbyScreen(app))
+    else:
+        session = lockstep.Guest(link)
+        session.join()
+        app.play = LinkedPlay(app)
+        app.linked = LinkedGame(app, session, GUEST)
+        app.show(JoinScreen(app))
+
+
+def resume(app, saved_link):
+    """Go on with the linked game of the app's save (begun on a :class:`LinkedPlay`):
+    ``saved_link`` is the save's ``(role, session, seat, nodes)``. The host waits for its
+    guests to be heard again; a guest asks its host for its seat back and is given the
+    state."""
+    role, number, seat, nodes = saved_link
+    if role == HOST:
+        node_list = []
+        for index in range(len(app.kinds)):
+            node = nodes[index] if index < len(nodes) else None
+            node_list.append(lockstep.LOCAL if node is None else node)
+        session = lockstep.Host(app.link, app.match, app.kinds, node_list, number,
+                                app.time_limit, app.hints, app.history, app.first)
+        session.resume()
+    else:
+        session = lockstep.Guest(app.link)
+        session.match = app.match
+        session.kinds = app.kinds
+        session.first = app.first
+        session.history = list(app.history)
+        session.time_limit = app.time_limit
+        session.hints = app.hints
+        session.join()
+    app.linked = LinkedGame(app, session, role)
+    app.linked.seat = seat
 
 
 class LobbyScreen(Screen):
@@ -39,19 +104,9 @@ class LobbyScreen(Screen):
         app = self.app
         session = app.linked.session
         session.start()
-        app.match = session.match
-        app.kinds = session.kinds
-        app.time_limit = session.time_limit
-        app.hints = session.hints
-        app.first = session.first
         app.first_choice = app.settings.first
-        app.history = []
-        app.make_ais()
-        play = app.play
-        play.host = app
-        play.speed = 1
-        play.saving = True
-        app.enter_round()
+        app.begin_match(session.match, session.kinds, session.time_limit, session.hints,
+                        session.first)
         app.save()
 
     def press(self, key):

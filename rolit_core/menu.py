@@ -1,4 +1,5 @@
-"""The setup menu: the settings it remembers and its pages (drawn by :mod:`rolit_core.menu_draw`).
+"""The setup menu: the settings it remembers and the kinds of its pages (the pages and how they
+change the settings are :mod:`rolit_core.menu_screen`'s, drawn by :mod:`rolit_core.menu_draw`).
 
 Pages go round with UP/DOWN; LEFT/RIGHT change the value shown (SELECT changes it forward, so a
 single button can set everything); SELECT on the play page starts, on the self-test page tests;
@@ -6,7 +7,6 @@ BACK returns to the play page. Each page is a picture: an icon on rows 0-2 and t
 with a 3x5 digit font or a small picture, on rows 3-7 (some pages use the whole matrix).
 """
 
-from .palette import BRIGHTNESS
 from .vocab import HUMAN, LINKED, seating
 from .vocab import SAVED_KINDS as KINDS
 from .vocab import TIE_RULES as TIES
@@ -93,31 +93,6 @@ class Settings:
         settings_from_bytes(self, data)
 
 
-def pages(settings, linked=False):
-    """The menu's pages for these settings, as ints ``kind << 3 | seat``; ``linked``: the
-    handheld has a link, so the linked game's page comes last (UP from the play page)."""
-    result = [P_PLAY << 3, P_PLAYERS << 3]
-    if settings.players > 1:
-        for seat in range(settings.players):
-            result.append(P_SEAT << 3 | seat)
-    result.append(P_SIZE << 3)
-    if settings.players == 2:
-        result.append(P_TEAMS << 3)
-    for kind in (P_ROUNDS, P_TIME, P_TIE, P_FIRST, P_HINTS, P_BRIGHT, P_PALETTE, P_SELFTEST):
-        result.append(kind << 3)
-    if linked:
-        result.append(P_LINKED << 3)
-    return result
-
-
-def _step(values, value, delta):
-    i = 0
-    for j in range(len(values)):
-        if values[j] == value:
-            i = j
-    return values[(i + delta) % len(values)]
-
-
 def hosts(settings):
     """True when these settings make a linked game's host: a seat in play is ``"link"``."""
     if settings.players < 2:
@@ -126,46 +101,3 @@ def hosts(settings):
         if settings.seats[seat] == LINKED:
             return True
     return False
-
-
-def change(settings, page, delta, levels):
-    """Change the setting shown on ``page`` by one step (``delta`` +1 or -1). ``levels`` are the
-    seat kinds offered besides "human" (computer levels, and "link" with a link). Returns
-    True if something changed."""
-    kind = page >> 3
-    if kind == P_PLAYERS:
-        settings.players = (settings.players - 1 + delta) % 4 + 1
-    elif kind == P_SEAT:
-        seat = page & 7
-        choices = ["human"]
-        choices.extend(levels)
-        settings.seats[seat] = _step(choices, settings.seats[seat], delta)
-    elif kind == P_SIZE:
-        sizes = (8, 6, 4) if settings.players <= 2 else (8, 6)
-        settings.size = _step(sizes, settings.size, delta)
-    elif kind == P_TEAMS:
-        settings.teams = not settings.teams
-    elif kind == P_ROUNDS:
-        settings.rounds = (settings.rounds - 1 + delta) % 7 + 1
-    elif kind == P_TIME:
-        settings.time_limit = _step(TIMES, settings.time_limit, delta)
-    elif kind == P_TIE:
-        settings.tie = _step(TIES, settings.tie, delta)
-    elif kind == P_FIRST:
-        choices = [None]
-        choices.extend(settings.in_play())
-        settings.first = _step(choices, settings.first, delta)
-    elif kind == P_HINTS:
-        settings.hints = not settings.hints
-    elif kind == P_BRIGHT:
-        settings.brightness = (settings.brightness - 1 + delta) % 5 + 1
-    elif kind == P_PALETTE:
-        settings.colour_blind = not settings.colour_blind
-    else:
-        return False
-    settings.fix()
-    return True
-
-
-def brightness_factor(settings):
-    return BRIGHTNESS[settings.brightness]

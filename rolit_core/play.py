@@ -10,13 +10,13 @@ from . import palette
 from .events import (BACK, CUE_CAPTURE, CUE_ILLEGAL, CUE_PLACE, CUE_START, CUE_TICK,
                      CUE_TIMEOUT, DOWN, LEFT, RIGHT, SELECT, UP)
 from .screen import Screen
-from .vocab import HUMAN, LINKED
+from .vocab import HUMAN
 
 # Play phases
 INPUT = 0    # a human chooses a cell
 THINK = 1    # a computer player thinks
 ANIMATE = 2  # a move is shown
-WAIT = 3     # a linked game: another handheld's seat is to move, or our move is on its way
+# 3: a linked game waits for another handheld (rolit_core.linked.WAIT)
 PHASE_NAMES = ("input", "think", "animate", "wait")
 
 EXPERT_FACTOR = 30      # "expert" (desktop only) thinks this many times think_nodes a frame
@@ -88,7 +88,6 @@ class PlayScreen(Screen):
         self.steps_done = -1
         self.lead = 0
         self.illegal = None        # why the last SELECT was refused
-        self.how = None            # a linked game: how our move the link plays next came
 
     # -- rounds and turns -------------------------------------------------------------------
 
@@ -133,9 +132,7 @@ class PlayScreen(Screen):
             legal[cell] = 1
         app = self.app
         kind = app.kinds[game.seat_of(game.turn)]
-        if kind == LINKED:
-            self.phase = WAIT
-        elif kind == HUMAN:
+        if kind == HUMAN:
             self.phase = INPUT
             # A paused or restored turn goes on with the time it had left.
             if not keep or not 0 < self.clock <= app.time_limit * 1000:
@@ -251,9 +248,6 @@ class PlayScreen(Screen):
         if self.flash:
             self.flash = self.flash - dt if self.flash > dt else 0
         phase = self.phase
-        linked = self.app.linked
-        if linked is not None and phase != ANIMATE and not linked.running():
-            return  # the link is lost or not yet there: the game pauses, no clock runs
         if phase == INPUT:
             app = self.app
             if app.time_limit:
@@ -301,45 +295,7 @@ class PlayScreen(Screen):
         return cell
 
     def commit(self, cell, how):
-        """Play ``cell`` (chosen ``how``); in a linked game it goes through the link, which
-        plays it here (``show_linked``) once the host has checked it."""
-        linked = self.app.linked
-        if linked is None:
-            self.show_move(cell, how)
-            return
-        self.how = how
-        reason = linked.session.play(cell)
-        if reason is not None:
-            self.refuse(reason)
-        elif self.phase == INPUT:  # a guest's move, on its way to the host
-            self.phase = WAIT
-            self.pt = 0
-            self.cursor = cell
-            self.preview = False
-
-    def refuse(self, reason):
-        """A move refused by the linked game (words from the host or the link)."""
-        self.how = None
-        if self.phase == WAIT and self.app.kinds[self.game.seat_of(self.game.turn)] == HUMAN:
-            self.phase = INPUT
-        self.flash = FLASH_MS
-        self.illegal = reason
-        self.app.cues.append(CUE_ILLEGAL)
-
-    def show_linked(self, cell):
-        """The linked game's move ``cell``, checked: played here and shown (a move shown
-        before it is finished at once)."""
-        how = self.how
-        self.how = None
-        if how is None:
-            # another handheld's move: a person's lands at once, a computer's blinks first,
-            # as on the handheld that made it
-            kinds = self.app.linked.session.kinds
-            seat = self.game.seat_of(self.game.turn)
-            kind = kinds[seat] if seat < len(kinds) else HUMAN
-            how = BY_HUMAN if kind == HUMAN or kind == LINKED else BY_COMPUTER
-        if self.phase == ANIMATE:
-            self.lines = []
+        """Play ``cell``, chosen ``how`` (a linked game's board screen sends it first)."""
         self.show_move(cell, how)
 
     def show_move(self, cell, how):
@@ -462,15 +418,6 @@ class PlayScreen(Screen):
                 at = RING[(head - i) % 28]
                 if frame[at] is black:
                     frame[at] = shades.get(turn, 255 - 90 * i)
-        elif phase == WAIT:
-            # another handheld's turn: its colour breathes in the border's free pixels
-            black = shades.get(0)
-            wave = pt % 1600
-            glow = 30 + (wave if wave < 800 else 1600 - wave) * 120 // 800
-            colour = shades.get(turn, glow)
-            for at in RING:
-                if frame[at] is black:
-                    frame[at] = colour
         elif phase == ANIMATE and self.steps_done < 0:
             # before the ball lands: a computer's cell blinks in its colour, a timeout's
             # random cell sparkles white and the mover's colour

@@ -475,3 +475,36 @@ def test_a_menu_that_remembers_a_link_seat_offers_human_there_without_a_link():
     alone = App(storage=store, seed=1)
     assert alone.settings.seats[1] == "human"
     assert "link" not in alone.seat_choices()
+
+
+def test_a_local_game_holds_no_linked_code_and_a_linked_game_leaves_none_when_it_ends():
+    import gc
+    import sys
+    import weakref
+
+    from rolit_core import linked, play
+
+    for name in ("rolit_core.linked", "rolit_core.lockstep"):
+        sys.modules.pop(name, None)
+    del linked
+    gc.collect()
+    local = App(seed=3, link=Link())  # a handheld with a link, playing on its own
+    local.start(seats=("human", "easy"))
+    local.update(0, [(SELECT, True)])
+    local.update(20, [(SELECT, False)])
+    assert type(local.play) is play.PlayScreen and local.game.board.moves
+    assert "rolit_core.linked" not in sys.modules and "rolit_core.lockstep" not in sys.modules
+    table = Table(2, seed=9)
+    table.host()
+    table.join(1)
+    assert table.run(3000, lambda: all(app.mode == "play" for app in table.apps))
+    code = [weakref.ref(type(app.play)) for app in table.apps]
+    code.append(weakref.ref(sys.modules["rolit_core.lockstep"]))
+    assert type(table.apps[0].play).__name__ == "LinkedPlay"
+    table.apps[0].quit()
+    assert table.run(2000, lambda: table.apps[1].mode == "menu")
+    for app in table.apps:
+        assert app.linked is None and type(app.play) is play.PlayScreen
+    assert "rolit_core.linked" not in sys.modules and "rolit_core.lockstep" not in sys.modules
+    gc.collect()
+    assert [ref for ref in code if ref() is not None] == []

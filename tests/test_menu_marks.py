@@ -3,7 +3,7 @@ palettes, and the two marks stay apart under simulated red-green colour blindnes
 
 import pytest
 
-from rolit_core import menu, menu_draw, palette
+from rolit_core import menu, menu_draw, menu_screen, palette
 from rolit_core.app import DOWN, RIGHT
 from test_app_palette import (DEUTERANOPIA, IDENTITY, PROTANOPIA, ciede2000, lab,
                               simulate)
@@ -39,7 +39,7 @@ def greenish(colour):
 def menu_frame(settings, name, colour_blind):
     shades = palette.Shades(palette.PALETTES[1 if colour_blind else 0], 255)
     page = menu.PAGE_NAMES.index(name) << 3
-    assert page in menu.pages(settings)
+    assert page in menu_screen.pages_for(settings)
     frame = [BLACK] * 64
     menu_draw.draw(frame, shades, settings, page, 0)
     return frame

@@ -131,9 +131,12 @@ class App:
         self.attract = None
         self.screen = Screen(self)  # none yet
         self.show_once("TitleScreen")
-        self._boot()
-        if link is None:
-            self._unlink()
+        if storage is not None:
+            # Reading the store and resuming its game is needed once, at the start (the
+            # decoders, the corrupt-data path and the resume are rolit_core.load's).
+            with use_once("rolit_core.load") as reading:
+                reading.resume(self)
+            del reading
         self.apply_look()
 
     # -- public state ---------------------------------------------------------------------
@@ -340,13 +343,6 @@ class App:
         (default: every seat human)."""
         self.start(seats=seats or (), record=text)
 
-    def start_from_settings(self):
-        """``start`` with the menu's settings."""
-        s = self.settings
-        seats = s.seats[:s.players] if s.players > 1 else [HUMAN]
-        self.start(seats=seats, size=s.size, teams=s.teams, rounds=s.rounds, tie=s.tie,
-                   time_limit=s.time_limit, first=s.first, hints=s.hints)
-
     def begin_match(self, match, kinds, time_limit, hints, first=None, history=(),
                     fresh=True):
         """Play ``match`` on the board screen from its position, with its seat ``kinds``,
@@ -515,43 +511,7 @@ class App:
             for cell in SAVE_ERROR_CELLS:
                 frame[cell] = red
 
-    # -- loading and saving ---------------------------------------------------------------
-
-    def _boot(self):
-        # The saved game is resumed; corrupt data is reported and replaced.
-        storage = self.storage
-        if storage is None:
-            return
-        try:
-            data = storage.load()
-        except Exception as error:  # a store that cannot load is reported like bad data
-            self._corrupt("storage failed to load: %s" % (error,))
-            return
-        if data is None:
-            problem = getattr(storage, "error", None)
-            if problem:  # the store found a damaged or foreign save: say so, never start silently
-                self._corrupt(str(problem))
-            return
-        # The decoders and the resuming are needed again only by the next App's start (about
-        # 2 KB on a board).
-        with use_once("rolit_core.load") as load:
-            load.boot(self, data)
-        del load
-
-    def _unlink(self):
-        # Without a link, a seat the menu remembers as "link" is a human one.
-        seats = self.settings.seats
-        for seat in range(4):
-            if seats[seat] == LINKED:
-                seats[seat] = HUMAN
-
-    def _corrupt(self, message):
-        self.error = message
-        self.settings = menu.Settings()
-        self.match = None
-        self.show_once("ErrorScreen")
-        self.cues.append(CUE_ERROR)
-        self.save()
+    # -- saving ---------------------------------------------------------------------------
 
     def state_bytes(self):
         """The bytes ``save`` would write now (settings and any match in progress)."""

@@ -5,6 +5,7 @@ Needed once, when the app starts: the app loads it with ``rolit_core.lifetime.us
 resumes its saved game with :func:`boot`, so a board does not keep its code while playing.
 """
 
+from .events import CUE_ERROR
 from .game import Match
 from .lifetime import use_once
 from .save import (_EXTRA_SIZE, GUEST, HOST, LINK_SIZE, MAGIC, SETTINGS_SIZE, VERSION, VERSIONS,
@@ -14,13 +15,47 @@ from .vocab import SAVED_KINDS as KINDS
 from .vocab import HUMAN, LINKED, TIE_RULES, TIME_LIMITS, seating
 
 
+def resume(app):
+    """The starting ``app``'s store read and its saved game resumed; a store that fails, or
+    damaged or foreign data, is reported (``app.error``, the error screen) and replaced."""
+    storage = app.storage
+    try:
+        data = storage.load()
+    except Exception as error:  # a store that cannot load is reported like bad data
+        corrupt(app, "storage failed to load: %s" % (error,))
+        data = None
+    if data is None:
+        problem = getattr(storage, "error", None)
+        if problem and app.error is None:  # a damaged or foreign save: never start silently
+            corrupt(app, str(problem))
+    else:
+        boot(app, data)
+    if app.link is None:
+        # Without a link, a seat the menu remembers as "link" is a human one.
+        seats = app.settings.seats
+        for seat in range(4):
+            if seats[seat] == LINKED:
+                seats[seat] = HUMAN
+
+
+def corrupt(app, message):
+    """``app``'s saved data refused with ``message``: fresh settings, the error screen, and
+    the fresh state saved over the bad data."""
+    app.error = message
+    app.settings = type(app.settings)()  # menu.Settings: menu imports this module
+    app.match = None
+    app.show_once("ErrorScreen")
+    app.cues.append(CUE_ERROR)
+    app.save()
+
+
 def boot(app, data):
     """The starting ``app``'s saved game resumed from its storage's ``data``; corrupt or
     foreign data is reported (``app.error``, the error screen) and replaced."""
     try:
         saved = decode_state(data, app.settings)
     except Exception as error:  # corrupt or foreign data, or an illegal saved move
-        app._corrupt(str(error) or error.__class__.__name__)
+        corrupt(app, str(error) or error.__class__.__name__)
         return
     if saved is None:
         return

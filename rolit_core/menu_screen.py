@@ -10,6 +10,7 @@ from .lifetime import use_once
 from .menu import (P_BRIGHT, P_FIRST, P_HINTS, P_LINKED, P_PALETTE, P_PLAY, P_PLAYERS, P_ROUNDS,
                    P_SEAT, P_SELFTEST, P_SIZE, P_TEAMS, P_TIE, P_TIME)
 from .screen import IDLE_MS, SETTINGS_SAVE_MS, Screen
+from .vocab import HUMAN
 from .vocab import TIE_RULES as TIES
 from .vocab import TIME_LIMITS as TIMES
 
@@ -140,8 +141,11 @@ class MenuScreen(Screen):
             if kind == menu.P_PLAY and app.link is not None and menu.hosts(app.settings):
                 app.begin_linked()  # a seat is "link": this handheld hosts
             elif kind == menu.P_PLAY:
+                s = app.settings
                 try:
-                    app.start_from_settings()
+                    app.start(seats=s.seats[:s.players] if s.players > 1 else [HUMAN],
+                              size=s.size, teams=s.teams, rounds=s.rounds, tie=s.tie,
+                              time_limit=s.time_limit, first=s.first, hints=s.hints)
                 except ValueError as error:  # settings the rules or the storage refuse
                     app.error = str(error)
                     app.cues.append(CUE_ILLEGAL)

@@ -15,19 +15,15 @@ from .vocab import SAVED_KINDS as KINDS
 from .vocab import HUMAN, LINKED, TIE_RULES, TIME_LIMITS, seating
 
 
-def resume(app):
-    """The starting ``app``'s store read and its saved game resumed; a store that fails, or
-    damaged or foreign data, is reported (``app.error``, the error screen) and replaced."""
-    storage = app.storage
-    try:
-        data = storage.load()
-    except Exception as error:  # a store that cannot load is reported like bad data
-        corrupt(app, "storage failed to load: %s" % (error,))
-        data = None
-    if data is None:
-        problem = getattr(storage, "error", None)
-        if problem and app.error is None:  # a damaged or foreign save: never start silently
-            corrupt(app, str(problem))
+def resume(app, data):
+    """The starting ``app``'s saved game resumed from what its store's ``load()`` gave:
+    ``data``, or the exception it raised, or None with the store's ``error`` set; a store that
+    failed, or damaged or foreign data, is reported (``app.error``, the error screen) and
+    replaced."""
+    if isinstance(data, Exception):
+        corrupt(app, "storage failed to load: %s" % (data,))
+    elif data is None:  # the store found a damaged or foreign save: never start silently
+        corrupt(app, str(app.storage.error))
     else:
         boot(app, data)
     if app.link is None:

@@ -64,18 +64,43 @@ function keepNode(node) {
   }
 }
 
-// One WebSocket to the page's server, opened again every RETRY_MS after it drops, until a
-// refusal. `onState(state, words)` hears "linked" (with the node), "lost", "refused".
-export class NetLink {
-  constructor(onState) {
+// What both transports share: the bytes heard since the last frame, and the state a dropped
+// connection leaves behind (tried again every RETRY_MS by the transport's own open()).
+class Transport {
+  constructor(onState, node) {
     this.onState = onState;
-    this.node = storedNode();
+    this.node = node;
     this.state = "connecting";
     this.reason = "";
-    this.socket = null;
     this.inbox = [];
     this.waiting = 0;
     this.retry = 0;
+  }
+
+  _lost(words) {
+    this.state = "lost";
+    this.reason = words;
+    this.inbox = [];
+    this.waiting = 0;
+    this.onState("lost", words);
+    this.retry = setTimeout(() => this.open(), RETRY_MS);
+  }
+
+  // What came since the last frame, as hex for web/page.py ("" for nothing).
+  take() {
+    const hex = toHex(this.inbox);
+    this.inbox = [];
+    this.waiting = 0;
+    return hex;
+  }
+}
+
+// One WebSocket to the page's server, opened again every RETRY_MS after it drops, until a
+// refusal. `onState(state, words)` hears "linked" (with the node), "lost", "refused".
+export class NetLink extends Transport {
+  constructor(onState) {
+    super(onState, storedNode());
+    this.socket = null;
     // messagesIn/Out: binary WebSocket messages, each with its frame header on the wire (2 bytes
     // from the server, 6 masked ones from the page, for messages under 126 bytes)
     this.stats = { connections: 0, bytesIn: 0, bytesOut: 0, messagesIn: 0, messagesOut: 0,
@@ -145,23 +170,6 @@ export class NetLink {
     this.stats.messagesIn++;
   }
 
-  _lost(words) {
-    this.state = "lost";
-    this.reason = words;
-    this.inbox = [];
-    this.waiting = 0;
-    this.onState("lost", words);
-    this.retry = setTimeout(() => this.open(), RETRY_MS);
-  }
-
-  // What came since the last frame, as hex for web/page.py ("" for nothing).
-  take() {
-    const hex = toHex(this.inbox);
-    this.inbox = [];
-    this.waiting = 0;
-    return hex;
-  }
-
   // The link's bytes (hex from web/page.py) to the host; without a connection they go nowhere.
   send(hex) {
     if (!hex || this.state !== "linked" || this.socket?.readyState !== WebSocket.OPEN) return;
@@ -216,20 +224,14 @@ export async function choosePort(serial = navigator.serial) {
 // One serial port (a Web Serial SerialPort), opened again every RETRY_MS after it drops (the
 // handheld reset or was unplugged), until close(). "linked" means the port is open: what the
 // handheld's link says is then heard, and the game decides the rest. The node is the game's.
-export class SerialLink {
+export class SerialLink extends Transport {
   constructor(port, onState) {
+    super(onState, null);
     this.port = port;
-    this.onState = onState;
-    this.node = null;
-    this.state = "connecting";
-    this.reason = "";
-    this.inbox = [];
-    this.waiting = 0;
     this.writing = 0; // bytes handed to the port and not yet written
     this.reader = null;
     this.writer = null;
     this.opened = false;
-    this.retry = 0;
     this.stats = { connections: 0, bytesIn: 0, bytesOut: 0, linkedAt: null, openedAt: null,
                    kind: "serial" };
   }
@@ -301,20 +303,8 @@ export class SerialLink {
       }
     }
     if (this.state === "closed") return;
-    this.state = "lost";
-    this.reason = words;
-    this.inbox = [];
-    this.waiting = 0;
     this.writing = 0;
-    this.onState("lost", words);
-    this.retry = setTimeout(() => this.open(), RETRY_MS);
-  }
-
-  take() {
-    const hex = toHex(this.inbox);
-    this.inbox = [];
-    this.waiting = 0;
-    return hex;
+    this._lost(words);
   }
 
   send(hex) {

@@ -2,34 +2,12 @@
 
 import sys
 
-import pytest
-
-from device_doubles import Device
+from handheld_parts import KEYS, build, device  # noqa: F401 (device: a fixture)
 from hardware import config
 from hardware.inputs import Buttons
 from hardware.joystick import Joystick
 from hardware.onebutton import OneButton
 from hardware.storage import FileStorage, NvmStorage
-
-KEYS = (0, 1, 2, 3, 4, 5)
-
-
-@pytest.fixture
-def device():
-    dev = Device()
-    saved = sys.modules.pop("hardware.handheld", None)
-    import hardware.handheld as handheld
-    dev.handheld = handheld
-    yield dev
-    sys.modules.pop("hardware.handheld", None)
-    if saved is not None:
-        sys.modules["hardware.handheld"] = saved
-    dev.close()
-
-
-def build(device, **values):
-    settings = config.load(values.get, path="/nonexistent/settings.toml")
-    return device.handheld.Handheld(settings, KEYS)
 
 
 def test_default_build(device):

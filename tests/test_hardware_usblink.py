@@ -7,14 +7,10 @@ messages, and with nobody holding the PC's end open the bytes go nowhere."""
 import sys
 import types
 
-import pytest
-
-from device_doubles import Device
-from hardware import config
+from handheld_parts import KEYS, build, device  # noqa: F401 (device: a fixture)
 from hardware.usblink import MAX_WRITE, UsbLink
 from rolit_core.link import Link
 
-KEYS = (0, 1, 2, 3, 4, 5)
 PICO_LINK = {"ROLIT_LINK_TX": "GP12", "ROLIT_LINK_RX": "GP13"}
 
 
@@ -53,24 +49,6 @@ def usb_cdc_double(monkeypatch, data):
     module.data = data  # None: boot.py did not enable it
     monkeypatch.setitem(sys.modules, "usb_cdc", module)
     return module
-
-
-@pytest.fixture
-def device():
-    dev = Device()
-    saved = sys.modules.pop("hardware.handheld", None)
-    import hardware.handheld as handheld
-    dev.handheld = handheld
-    yield dev
-    sys.modules.pop("hardware.handheld", None)
-    if saved is not None:
-        sys.modules["hardware.handheld"] = saved
-    dev.close()
-
-
-def build(device, **values):
-    settings = config.load(values.get, path="/nonexistent/settings.toml")
-    return device.handheld.Handheld(settings, KEYS)
 
 
 def test_without_link_pins_the_game_links_over_the_usb_data_channel(device, monkeypatch, capsys):

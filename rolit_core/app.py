@@ -222,21 +222,22 @@ class App:
         if self.link is None:
             self.cues.append(CUE_ILLEGAL)
             return
-        self.linked_code()
+        self.linked_code(save.HOST if menu.hosts(self.settings) else save.GUEST)
         with use_once("rolit_core.lobby") as lobby:
             lobby.begin(self)
         del lobby
 
-    def linked_code(self):
+    def linked_code(self, role):
         """:mod:`rolit_core.linked`, loaded for the linked game that begins (how it begins is
-        :mod:`rolit_core.lobby`'s, loaded with the lobby): it lives while that game does
-        (``LinkedGame.leave`` forgets it, with ``lockstep``), so a local game holds none of
-        it."""
+        :mod:`rolit_core.lobby`'s, loaded with the lobby), with the protocol's shared part and
+        the side of it that ``role`` (``save.HOST`` or ``save.GUEST``) plays: a host holds no
+        guest's code and a guest no host's. It lives while that game does (``LinkedGame.leave``
+        forgets it all), so a local game holds none of it."""
         # On a board compiling from source it needs a tidy heap: what the menu left is
         # collected first (a MemoryError here would be a crash of the frame).
         if _TIDY:
             gc.collect()
-        load("rolit_core.lockstep")  # the biggest first
+        load("rolit_core.lockstep_host" if role == save.HOST else "rolit_core.lockstep_guest")
         if _TIDY:
             gc.collect()
         return load("rolit_core.linked")

@@ -20,18 +20,19 @@ players could not take them back); a quit on the host ends the game everywhere, 
 leaves it (the host waits for it to come back).
 """
 
-from . import lockstep
 from .events import CUE_ERROR, CUE_ILLEGAL, CUE_TICK
 from .game import Match
 from .lifetime import forget
+from .lockstep_base import ENDED, LOBBY, LOCAL, LOST, PLAYING, REFUSED_PHASE, SEARCHING
 from .palette import RED
 from .play import (ANIMATE, BY_COMPUTER, BY_HUMAN, FLASH_MS, INPUT, RING, THINK,
                    PlayScreen)
 from .save import HOST
 from .vocab import HUMAN, LINKED, seating
 
-# Only a linked game uses it (rolit_core.lifetime.forget forgets it with this module).
-USED_ONCE = ("rolit_core.lockstep",)
+# Only a linked game uses them (rolit_core.lifetime.forget forgets them with this module): the
+# protocol's shared part and the one role's module loaded with it (App.linked_code).
+USED_ONCE = ("rolit_core.lockstep_base", "rolit_core.lockstep_host", "rolit_core.lockstep_guest")
 
 WAIT = 3              # a play phase: another handheld's seat is to move, or our move is on its way
 LOST_BLINK_MS = 250   # "link lost": red marches round the border this fast
@@ -126,7 +127,8 @@ def guest_kinds(players, teams, seat):
 
 
 class LinkedGame:
-    """The linked game the app is in: ``session`` (a ``lockstep.Host`` or ``Guest``), ``role``
+    """The linked game the app is in: ``session`` (a :class:`rolit_core.lockstep_host.Host` or
+    :class:`rolit_core.lockstep_guest.Guest`), ``role``
     (``save.HOST`` or ``save.GUEST``) and ``note``, the last thing worth telling the player in
     words (a refusal, "link lost"), "" when there is none."""
 
@@ -145,14 +147,14 @@ class LinkedGame:
 
     def running(self):
         """True while moves may be made (every handheld is there)."""
-        return self.session.phase == lockstep.PLAYING
+        return self.session.phase == PLAYING
 
     def save_link(self):
         """The save's ``link`` item for this game."""
         session = self.session
         nodes = []
         for node in session.nodes:
-            nodes.append(None if node == lockstep.LOCAL else node)
+            nodes.append(None if node == LOCAL else node)
         seat = self.seat if not self.host else None
         return (self.role, session.session or 0, seat, tuple(nodes))
 
@@ -160,22 +162,22 @@ class LinkedGame:
         """The linked game in words, for a window or a console."""
         session = self.session
         phase = session.phase
-        if self.note and phase in (lockstep.REFUSED_PHASE, lockstep.ENDED, lockstep.LOST):
+        if self.note and phase in (REFUSED_PHASE, ENDED, LOST):
             return self.note
         if self.host:
-            if phase == lockstep.LOBBY:
+            if phase == LOBBY:
                 free = 0
                 for node in session.nodes:
-                    if node == lockstep.LOCAL:
+                    if node == LOCAL:
                         free += 1
                 if free:
                     return "hosting: waiting for %d linked handheld%s" % (
                         free, "" if free == 1 else "s")
                 return "hosting: every seat is taken, starting"
             return "hosting a linked game"
-        if phase == lockstep.SEARCHING:
+        if phase == SEARCHING:
             return "looking for a host"
-        if phase == lockstep.LOBBY:
+        if phase == LOBBY:
             if session.seat is None:
                 return "asking the host for a seat"
             return "seat %d: waiting for the host to start" % (session.seat + 1)
@@ -290,7 +292,7 @@ class LinkedGame:
 
     def draw_over(self, frame):
         """Over any screen: "link lost" is red marching round the border."""
-        if self.session.phase != lockstep.LOST:
+        if self.session.phase != LOST:
             return
         app = self.app
         self.lost_t = app.screen.t

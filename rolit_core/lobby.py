@@ -3,11 +3,11 @@ screens before play: the host's lobby and a guest's join screen. Loaded while on
 shown, and to resume (``use_once``): play keeps only :mod:`rolit_core.linked`.
 """
 
-from . import lockstep
 from .events import BACK, CUE_ILLEGAL, CUE_START, CUE_TICK, SELECT
 from .game import Match
 from .lifetime import forget
 from .linked import LinkedGame, LinkedPlay
+from .lockstep_base import ENDED, LOBBY, LOCAL, REFUSED_PHASE, SEARCHING
 from .menu import hosts
 from .palette import RED, WHITE
 from .play import RING
@@ -32,17 +32,21 @@ def begin(app):
             app.cues.append(CUE_ILLEGAL)
             forget("rolit_core.linked")  # no linked game begins
             return
+        from .lockstep_host import Host  # loaded with the linked game's code (App.linked_code)
+
         kinds = tuple(settings.seats[:settings.players])
-        nodes = [lockstep.LOCAL if kind == LINKED else 0 for kind in kinds]
+        nodes = [LOCAL if kind == LINKED else 0 for kind in kinds]
         match = Match(settings.rounds, settings.players, settings.size, settings.teams,
                       settings.tie, settings.first, app.rng.bits())
-        session = lockstep.Host(link, match, kinds, nodes, app.rng.bits() & 0xFFFF or 1,
+        session = Host(link, match, kinds, nodes, app.rng.bits() & 0xFFFF or 1,
                                 settings.time_limit, settings.hints)
         app.play = LinkedPlay(app)
         app.linked = LinkedGame(app, session, HOST)
         app.show(LobbyScreen(app))
     else:
-        session = lockstep.Guest(link)
+        from .lockstep_guest import Guest  # loaded with the linked game's code
+
+        session = Guest(link)
         session.join()
         app.play = LinkedPlay(app)
         app.linked = LinkedGame(app, session, GUEST)
@@ -56,15 +60,19 @@ def resume(app, saved_link):
     state."""
     role, number, seat, nodes = saved_link
     if role == HOST:
+        from .lockstep_host import Host  # loaded with the linked game's code (App.linked_code)
+
         node_list = []
         for index in range(len(app.kinds)):
             node = nodes[index] if index < len(nodes) else None
-            node_list.append(lockstep.LOCAL if node is None else node)
-        session = lockstep.Host(app.link, app.match, app.kinds, node_list, number,
+            node_list.append(LOCAL if node is None else node)
+        session = Host(app.link, app.match, app.kinds, node_list, number,
                                 app.time_limit, app.hints, app.history, app.first)
         session.resume()
     else:
-        session = lockstep.Guest(app.link)
+        from .lockstep_guest import Guest  # loaded with the linked game's code
+
+        session = Guest(app.link)
         session.match = app.match
         session.kinds = app.kinds
         session.first = app.first
@@ -91,7 +99,7 @@ class LobbyScreen(Screen):
         if linked is None:
             return
         session = linked.session
-        if session.phase != lockstep.LOBBY:
+        if session.phase != LOBBY:
             return
         if not session.seated():
             self.full_at = None
@@ -131,7 +139,7 @@ class LobbyScreen(Screen):
             x0 = (seat % 2) * 4
             y0 = (seat // 2) * 4
             node = session.nodes[seat]
-            waiting = node == lockstep.LOCAL
+            waiting = node == LOCAL
             colour = colours[seat][0]
             level = 255 if not waiting else (110 if blink else 25)
             inner = shades.get(colour, level)
@@ -161,8 +169,8 @@ class JoinScreen(Screen):
             app.cues.append(CUE_TICK)
         elif key == SELECT:
             session = app.linked.session
-            if session.phase == lockstep.REFUSED_PHASE:
-                session.phase = lockstep.SEARCHING  # try again
+            if session.phase == REFUSED_PHASE:
+                session.phase = SEARCHING  # try again
                 app.linked.note = ""
                 session.join()
                 app.cues.append(CUE_START)
@@ -176,7 +184,7 @@ class JoinScreen(Screen):
         shades = app.shades
         t = self.t
         phase = session.phase
-        if phase == lockstep.REFUSED_PHASE or phase == lockstep.ENDED:
+        if phase == REFUSED_PHASE or phase == ENDED:
             if t // 400 % 2 == 0:
                 red = shades.get(RED)
                 for i in range(8):
@@ -195,5 +203,5 @@ class JoinScreen(Screen):
         white = shades.get(WHITE, 160)
         head = t // 80 % 28
         frame[RING[head]] = white
-        if phase == lockstep.LOBBY:
+        if phase == LOBBY:
             frame[RING[(head + 14) % 28]] = white

@@ -477,34 +477,68 @@ def test_a_menu_that_remembers_a_link_seat_offers_human_there_without_a_link():
     assert "link" not in alone.seat_choices()
 
 
+def linked_modules():
+    """The linked game's modules loaded now (rolit_core.lockstep gathers them on a desktop)."""
+    import sys
+
+    return sorted(name for name in sys.modules
+                  if name.startswith("rolit_core.lockstep") or name == "rolit_core.linked")
+
+
+def forget_linked_modules():
+    import sys
+
+    for name in linked_modules():
+        sys.modules.pop(name)
+
+
 def test_a_local_game_holds_no_linked_code_and_a_linked_game_leaves_none_when_it_ends():
     import gc
     import sys
     import weakref
 
-    from rolit_core import linked, play
+    from rolit_core import play
 
-    for name in ("rolit_core.linked", "rolit_core.lockstep"):
-        sys.modules.pop(name, None)
-    del linked
+    forget_linked_modules()
     gc.collect()
     local = App(seed=3, link=Link())  # a handheld with a link, playing on its own
     local.start(seats=("human", "easy"))
     local.update(0, [(SELECT, True)])
     local.update(20, [(SELECT, False)])
     assert type(local.play) is play.PlayScreen and local.game.board.moves
-    assert "rolit_core.linked" not in sys.modules and "rolit_core.lockstep" not in sys.modules
+    assert linked_modules() == []
     table = Table(2, seed=9)
     table.host()
     table.join(1)
     assert table.run(3000, lambda: all(app.mode == "play" for app in table.apps))
     code = [weakref.ref(type(app.play)) for app in table.apps]
-    code.append(weakref.ref(sys.modules["rolit_core.lockstep"]))
+    for name in ("rolit_core.lockstep_base", "rolit_core.lockstep_host",
+                 "rolit_core.lockstep_guest"):
+        code.append(weakref.ref(sys.modules[name]))
     assert type(table.apps[0].play).__name__ == "LinkedPlay"
     table.apps[0].quit()
     assert table.run(2000, lambda: table.apps[1].mode == "menu")
     for app in table.apps:
         assert app.linked is None and type(app.play) is play.PlayScreen
-    assert "rolit_core.linked" not in sys.modules and "rolit_core.lockstep" not in sys.modules
+    assert linked_modules() == []
     gc.collect()
     assert [ref for ref in code if ref() is not None] == []
+
+
+@pytest.mark.parametrize("role", ["host", "guest"])
+def test_a_handheld_loads_only_its_own_roles_side_of_the_protocol(role):
+    # The host's code is no use to a guest, nor a guest's to the host: each costs heap on the
+    # chip for the whole game. (Each handheld alone here: one process holds one role's code.)
+    forget_linked_modules()
+    table = Table(1, seed=4)
+    if role == "host":
+        table.host()
+        mine, other = "rolit_core.lockstep_host", "rolit_core.lockstep_guest"
+    else:
+        table.join(0)
+        mine, other = "rolit_core.lockstep_guest", "rolit_core.lockstep_host"
+    table.run(500)
+    assert linked_modules() == sorted(["rolit_core.linked", "rolit_core.lockstep_base", mine])
+    assert other not in linked_modules()
+    table.apps[0].linked.quit()
+    assert linked_modules() == []

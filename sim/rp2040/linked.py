@@ -24,7 +24,7 @@ import supervisor
 from hardware.uartlink import UartLink
 from rolit_core import Match
 from rolit_core.link import Link
-from rolit_core.lockstep import Guest, Host, LOCAL, PLAYING
+from rolit_core.lockstep_base import LOCAL, PLAYING
 from rolit_core.rng import Random
 from rolit_core.vocab import ticks_diff
 
@@ -36,9 +36,11 @@ link = Link()
 rng = Random(%(seed)d)
 PLAYERS = %(players)d
 if ROLE == "host":
+    from rolit_core.lockstep_host import Host
     match = Match(%(rounds)d, PLAYERS, %(size)d, seed=%(seed)d)
     session = Host(link, match, ["human"] * PLAYERS, [0] + [LOCAL] * (PLAYERS - 1), 4242)
 else:
+    from rolit_core.lockstep_guest import Guest
     session = Guest(link)
     session.join()
 lowest = gc.mem_free()

@@ -2,6 +2,7 @@
 
     python -m bench link            # the protocol on two chips
     python -m bench link --game     # a whole linked game of the deployed game, from the menus
+    python -m bench link --game 4 --mpy-cross PATH   # four chips, the compiled deploy
 
 One 2-round 4x4 match over a clean cable, then one whose cable is pulled for 3 s after six
 moves. Printed: bytes on the wire per move, the guest's round trip from sending its move to
@@ -14,7 +15,8 @@ screens, drivers and computer players are not on these chips. ``--game [N]`` boo
 chips with the deployed game instead, sets up a linked 4x4 (N = 2) or 6x6 game from the menus
 and plays a round (sim/rp2040/linkgame.py): printed are the latency from SELECT released on
 the mover's chip to its ball lit on every other chip, and each chip's lowest free heap after a
-collection in that game.
+collection in that game. ``--mpy-cross PATH`` deploys every module but ``code.py`` compiled with
+that CircuitPython mpy-cross (``sim.deploy --mpy-cross``), as ``bench.device`` does.
 """
 
 import sys
@@ -31,12 +33,19 @@ def _run(cut_ms):
         return host, guest, noise, phases
 
 
-def game(count=2):
-    from sim.emulate import deployed_files
+def game(count=2, compiler=None):
+    from sim.emulate import deployed_files, with_settings
     from sim.rp2040.linkgame import LINK_SETTINGS, LinkedGame
 
     size = 4 if count == 2 else 6
-    files = deployed_files("pico", LINK_SETTINGS)
+    if compiler:
+        from sim import deploy
+
+        files = deploy.drive_files("pico", compiler)
+        files["settings.toml"] = with_settings(files["settings.toml"], LINK_SETTINGS)
+        print("compiled deploy: %s" % deploy.MpyCross(compiler).banner)
+    else:
+        files = deployed_files("pico", LINK_SETTINGS)
     chips = [Emulator(files=files) for _ in range(count)]
     try:
         for chip in chips:
@@ -72,7 +81,18 @@ def main(argv=None):
         print("link: skipped (%s)" % reason)
         return
     if argv and argv[0] == "--game":
-        game(int(argv[1]) if len(argv) > 1 else 2)
+        rest = argv[1:]
+        compiler = None
+        if "--mpy-cross" in rest:
+            at = rest.index("--mpy-cross")
+            if at + 1 >= len(rest):
+                sys.exit("link: --mpy-cross needs the path of CircuitPython's mpy-cross")
+            compiler = rest[at + 1]
+            del rest[at:at + 2]
+        count = int(rest[0]) if rest and rest[0].isdigit() else 2
+        if not 2 <= count <= 4:
+            sys.exit("link: --game takes 2 to 4 chips")
+        game(count, compiler)
         return
     host, guest, _, _ = _run(0)
     moves = len(lines(host, "move"))

@@ -27,9 +27,12 @@ import gc
 # The computer players first: on a board compiling from source, the biggest module compiles
 # best while the heap is still empty (docs/memory.md). Compiled (.mpy), nothing is compiled
 # on the board: they load when a game first needs them (play.computer), after the title.
+# Either way only sys.modules holds the module, so that a linked game with no computer seat
+# on this handheld can forget it (App.linked_code).
 if not globals().get("__file__", "").endswith(".mpy"):
     try:
-        from . import ai  # noqa: F401
+        from . import ai
+        del ai
     except ImportError:  # a build without computer players plays random moves for them
         pass
 from . import menu, palette, save
@@ -39,7 +42,7 @@ from .events import (ATTRACT, BACK, CUE_CAPTURE, CUE_ERROR, CUE_ILLEGAL, CUE_PLA
                      LEFT, MATCH_END, MENU, MODE_NAMES, PAUSE, PAUSE_ITEMS, PLAY, RIGHT,
                      ROUND_END, SELECT, SELFTEST, TABLE, TITLE, UP)
 from .game import Game, Match
-from .lifetime import load, use_once
+from .lifetime import forget, load, use_once
 from .play import INPUT, PHASE_NAMES, THINK, PlayScreen, computer
 from .play import BLINK_MS, FLIP_MS, HOLD_MS, PLACE_MS, RING  # noqa: F401 (for tests and docs)
 from .rng import Random, fresh_seed
@@ -222,17 +225,33 @@ class App:
         if self.link is None:
             self.cues.append(CUE_ILLEGAL)
             return
-        self.linked_code(save.HOST if menu.hosts(self.settings) else save.GUEST)
+        settings = self.settings
+        if menu.hosts(settings):
+            self.linked_code(save.HOST, settings.seats[:settings.players])
+        else:
+            self.linked_code(save.GUEST)
         with use_once("rolit_core.lobby") as lobby:
             lobby.begin(self)
         del lobby
 
-    def linked_code(self, role):
+    def linked_code(self, role, kinds=()):
         """:mod:`rolit_core.linked`, loaded for the linked game that begins (how it begins is
         :mod:`rolit_core.lobby`'s, loaded with the lobby), with the protocol's shared part and
         the side of it that ``role`` (``save.HOST`` or ``save.GUEST``) plays: a host holds no
         guest's code and a guest no host's. It lives while that game does (``LinkedGame.leave``
-        forgets it all), so a local game holds none of it."""
+        forgets it all), so a local game holds none of it.
+
+        A guest, or a host whose seat ``kinds`` name no computer level, has no computer player
+        to run: :mod:`rolit_core.ai` is forgotten for the game (the next game that needs it
+        loads it again)."""
+        computers = False
+        if role == save.HOST:
+            for kind in kinds:
+                if kind != HUMAN and kind != LINKED:
+                    computers = False
+        if not computers:
+            self.ais = {}
+            forget("rolit_core.ai")
         # On a board compiling from source it needs a tidy heap: what the menu left is
         # collected first (a MemoryError here would be a crash of the frame).
         if _TIDY:

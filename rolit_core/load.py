@@ -61,7 +61,7 @@ def boot(app, data):
         if app.link is None:  # no link here now: the other handhelds' seats are played here
             kinds = tuple([HUMAN if kind == LINKED else kind for kind in kinds])
         else:
-            linked = app.linked_code(link[0])
+            linked = app.linked_code(link[0], kinds)
             app.play = linked.LinkedPlay(app)
     if clock:
         app.play.clock = clock

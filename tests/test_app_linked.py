@@ -542,3 +542,28 @@ def test_a_handheld_loads_only_its_own_roles_side_of_the_protocol(role):
     assert other not in linked_modules()
     table.apps[0].linked.quit()
     assert linked_modules() == []
+
+
+@pytest.mark.parametrize("role, computer_seats, keeps", [
+    ("guest", (), False), ("host", (), False), ("host", (2,), True)])
+def test_a_linked_game_with_no_computer_seat_here_holds_no_computer_players(
+        role, computer_seats, keeps):
+    # The computer players are the biggest module; in a linked game only the host runs any,
+    # for its own computer seats. The next local game against a computer loads them again.
+    import sys
+
+    from rolit_core import ai  # noqa: F401 (loaded, as the app loads it on a board)
+
+    table = Table(1, seed=6)
+    if role == "host":
+        table.host(players=3, linked_seats=(1,), computer_seats=computer_seats)
+    else:
+        table.join(0)
+    table.run(200)
+    assert ("rolit_core.ai" in sys.modules) is keeps
+    app = table.apps[0]
+    app.linked.quit()
+    app.start(seats=("easy", "easy"))
+    table.run(3000, lambda: len(app.game.board.moves) > 1)
+    assert app.game.board.moves and "rolit_core.ai" in sys.modules
+    assert app.ais["easy"] is not None  # a real computer player, not random moves

@@ -74,6 +74,7 @@ class Pacer:
 
 
 LEARN_NODES = 32  # nodes since the last collection that a rate is learnt from
+SLOW_FRAME_MS = 50  # a whole frame longer than this is one a player can see stall
 
 
 class Room:
@@ -164,11 +165,20 @@ class Pacing:
         # after the ones planned while a search holds its tables. The game log prints them.
         self.low_free = 0
         self.low_free_searching = 0
+        # The whole frames since reset_lows(): how many, the longest (ms), and how many took
+        # longer than SLOW_FRAME_MS. The game log prints them too.
+        self.frames = 0
+        self.longest_frame = 0
+        self.slow_frames = 0
 
     def reset_lows(self):
-        """Start ``low_free`` and ``low_free_searching`` again (a new game)."""
+        """Start ``low_free``, ``low_free_searching`` and the frame counts again (a new
+        game)."""
         self.low_free = 0
         self.low_free_searching = 0
+        self.frames = 0
+        self.longest_frame = 0
+        self.slow_frames = 0
 
     def collect(self, planned=False):
         """Collect now (``planned``: mid-search, in a frame that does not search). The heap is
@@ -202,8 +212,14 @@ class Pacing:
     def before(self, app, elapsed_ms=None, now_ms=None):
         """Learn from the frame before (``elapsed_ms``: None if not known) and size this one's
         slice of thinking; ``now_ms`` (by the clock given) is when this frame began."""
-        if self._whole and elapsed_ms is not None:
-            self.pacer.note(self._level, self._whole, elapsed_ms)
+        if elapsed_ms is not None:
+            self.frames += 1
+            if elapsed_ms > self.longest_frame:
+                self.longest_frame = elapsed_ms
+            if elapsed_ms > SLOW_FRAME_MS:
+                self.slow_frames += 1
+            if self._whole:
+                self.pacer.note(self._level, self._whole, elapsed_ms)
         self._whole = 0
         thinker = self._thinker = app.thinker
         if thinker is None:

@@ -9,7 +9,7 @@ import pytest
 from firmware_gate import require_emulator
 from rolit_core import Game
 from sim.emulate import Emulator, deployed_files
-from sim.rp2040.linkgame import LINK_SETTINGS, LinkedGame
+from sim.rp2040.linkgame import LINK_SETTINGS, MOVE, LinkedGame
 
 pytestmark = pytest.mark.slow
 
@@ -45,6 +45,31 @@ def test_two_chips_set_up_a_linked_game_from_the_menus_and_play_it_to_the_same_e
     assert end and end == [line for line in guest.lines() if line.startswith("round over")]
     # every move was seen lit on the other chip
     assert len(linked_game.latencies) >= len(played) // 2
+
+
+def test_after_the_linked_game_the_guest_plays_a_local_game_against_a_computer(linked_game):
+    # A linked game with no computer seat on the handheld forgets the computer players (the
+    # biggest module); the local game after it compiles them again, on the chip, in the heap
+    # the linked game left behind.
+    guest = linked_game.chips[1]
+    linked_game.tap(1, "back")    # the round end: the guest leaves the linked game
+    linked_game.run(600)
+    linked_game.tap(1, "back")    # the menu's linked page -> its play page
+    linked_game.tap(1, "select")  # a local game of the menu's settings: a human and `easy`
+    assert linked_game.until(lambda: "game 2:" in guest.console, 20000), guest.console[-1500:]
+    start = guest.console.index("game 2:")
+    assert "easy" in guest.console[start:].splitlines()[0]
+
+    def computer_moved():
+        lines = guest.console[start:].splitlines()[1:]
+        return len([line for line in lines if MOVE.match(line)]) >= 3
+
+    for _ in range(20):
+        if computer_moved():
+            break
+        linked_game.tap(1, "select")  # the human's move, where the cursor starts (legal)
+        linked_game.run(1500)
+    assert computer_moved(), guest.console[start:][-1500:]
 
 
 def test_no_traceback_or_memory_error_on_either_chip(linked_game):

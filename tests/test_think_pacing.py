@@ -396,7 +396,7 @@ def test_the_lowest_free_heap_after_collections_is_kept_apart_for_searches_and_r
     assert (pacing.low_free, pacing.low_free_searching) == (0, 0)
 
 
-def test_the_game_log_ends_each_game_with_the_heaps_lowest():
+def test_the_game_log_ends_each_game_with_the_heaps_lowest_and_its_longest_frame():
     from hardware.gamelog import GameLog
     from rolit_core.app import App
 
@@ -410,17 +410,22 @@ def test_the_game_log_ends_each_game_with_the_heaps_lowest():
     log.update(app)
     assert pacing.low_free == 0 and lines[0].startswith("game 1: 2 players")
     now = 0
-    while not lines[-1].startswith("heap: "):
+    frames = 0
+    while not lines[-1].startswith("frames: "):
         now += 40
+        # whole frames of 40 ms, and three that stalled: one of 50 ms is not yet slow
+        pacing.before(app, {400: 50, 800: 51, 1200: 97, 1600: 60}.get(now, 40), now)
+        frames += 1
         app.update(now)
         log.update(app)
         heap.live = 20000 + 100 * len(app.game.board.moves)
         pacing.collect()
         assert now < 600000
     lowest = 64000 - 20000 - 100 * len(app.game.board.moves)
-    assert lines[-2].startswith("round over: ")
-    assert lines[-1] == ("heap: %d bytes free at the lowest after a collection (0 while a search "
+    assert lines[-3].startswith("round over: ")
+    assert lines[-2] == ("heap: %d bytes free at the lowest after a collection (0 while a search "
                          "ran)" % lowest)
+    assert lines[-1] == "frames: the longest 97 ms, 3 over 50 ms, of %d in that game" % frames
     # Without a heap to ask (CPython), no such line.
     plain = []
     quiet = GameLog(plain.append, Pacing(heap.collect, None))

@@ -15,7 +15,7 @@ screens, drivers and computer players are not on these chips. ``--game [N]`` boo
 chips with the deployed game instead, sets up a linked 4x4 (N = 2) or 6x6 game from the menus
 and plays a round (sim/rp2040/linkgame.py): printed are the latency from SELECT released on
 the mover's chip to its ball lit on every other chip, and each chip's lowest free heap after a
-collection in that game. ``--mpy-cross PATH`` deploys every module but ``code.py`` compiled with
+collection and its longest whole frame in that game, as its own game log prints them. ``--mpy-cross PATH`` deploys every module but ``code.py`` compiled with
 that CircuitPython mpy-cross (``sim.deploy --mpy-cross``), as ``bench.device`` does.
 """
 
@@ -62,8 +62,9 @@ def game(count=2, compiler=None):
             print("SELECT released on the mover to its ball lit on another chip: mean %.0f ms, "
                   "worst %d ms (%d sightings, to the %d ms slices the chips run in)"
                   % (sum(times) / len(times), max(times), len(times), 5))
-        for index, heap in enumerate(linked.heaps()):
+        for index, (heap, frames) in enumerate(zip(linked.heaps(), linked.frames())):
             print("chip %d: %s" % (index + 1, heap[-1] if heap else "no heap line"))
+            print("chip %d: %s" % (index + 1, frames[-1] if frames else "no frames line"))
         for index, chip in enumerate(chips):
             for word in ("Traceback", "MemoryError"):
                 if word in chip.console:

@@ -129,6 +129,11 @@ class LinkedGame:
         return [[line for line in chip.lines() if line.startswith("heap:")]
                 for chip in self.chips]
 
+    def frames(self):
+        """Each chip's "frames:" lines (its longest whole frame, per game)."""
+        return [[line for line in chip.lines() if line.startswith("frames:")]
+                for chip in self.chips]
+
 
 def balls(chip, size):
     """How many of the board's cells the chip's matrix shows lit now."""

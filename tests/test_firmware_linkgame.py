@@ -52,9 +52,11 @@ def test_after_the_linked_game_the_guest_plays_a_local_game_against_a_computer(l
     # biggest module); the local game after it compiles them again, on the chip, in the heap
     # the linked game left behind.
     guest = linked_game.chips[1]
-    linked_game.tap(1, "back")    # the round end: the guest leaves the linked game
+    linked_game.tap(1, "select")  # the round end: its bars poured at once
+    linked_game.run(300)
+    linked_game.tap(1, "back")    # the guest leaves the linked game, to the menu's linked page
     linked_game.run(600)
-    linked_game.tap(1, "back")    # the menu's linked page -> its play page
+    linked_game.tap(1, "back")    # the menu's play page
     linked_game.tap(1, "select")  # a local game of the menu's settings: a human and `easy`
     assert linked_game.until(lambda: "game 2:" in guest.console, 20000), guest.console[-1500:]
     start = guest.console.index("game 2:")

@@ -10,10 +10,11 @@
 reports a cue (a ball placed, a game started, moves undone...), so it costs nothing in between.
 Given ``heap`` (code.py's ``hardware.pacing.Pacing``), each result is followed by the least the
 heap had free after a collection during that game, and by the game's whole frames (each from
-its start to the next one's: update, LEDs, link, log, collections and sleep)::
+its start to the next one's: update, LEDs, link, log, collections and sleep; the one that began
+the game, which sets it up and may load code, apart)::
 
     heap: 64512 bytes free at the lowest after a collection (58448 while a search ran)
-    frames: the longest 41 ms, 0 over 50 ms, of 2315 in that game
+    frames: the longest 41 ms, 0 over 50 ms, of 2315 after the one that began the game (96 ms)
 """
 
 from hardware.pacing import SLOW_FRAME_MS
@@ -113,5 +114,8 @@ class GameLog:
             self.write("heap: %d bytes free at the lowest after a collection (%d while a search "
                        "ran)" % (heap.low_free, heap.low_free_searching))
         if heap is not None and heap.frames:
-            self.write("frames: the longest %d ms, %d over %d ms, of %d in that game" % (
-                heap.longest_frame, heap.slow_frames, SLOW_FRAME_MS, heap.frames))
+            begin = heap.begin_frame
+            self.write("frames: the longest %d ms, %d over %d ms, of %d after the one that began "
+                       "the game (%s)" % (heap.longest_frame, heap.slow_frames, SLOW_FRAME_MS,
+                                          heap.frames, "%d ms" % begin if begin is not None
+                                          and begin >= 0 else "not timed"))

@@ -165,17 +165,20 @@ class Pacing:
         # after the ones planned while a search holds its tables. The game log prints them.
         self.low_free = 0
         self.low_free_searching = 0
-        # The whole frames since reset_lows(): how many, the longest (ms), and how many took
-        # longer than SLOW_FRAME_MS. The game log prints them too.
+        # The whole frames since reset_lows(): the one that began the game (ms: it sets the game
+        # up, and may load code), then of those after it how many, the longest (ms) and how many
+        # took longer than SLOW_FRAME_MS. The game log prints them too.
+        self.begin_frame = None
         self.frames = 0
         self.longest_frame = 0
         self.slow_frames = 0
 
     def reset_lows(self):
-        """Start ``low_free``, ``low_free_searching`` and the frame counts again (a new
-        game)."""
+        """Start ``low_free``, ``low_free_searching`` and the frame counts again: a new game
+        began in the frame just played (the next ``before`` says how long it took)."""
         self.low_free = 0
         self.low_free_searching = 0
+        self.begin_frame = -1
         self.frames = 0
         self.longest_frame = 0
         self.slow_frames = 0
@@ -213,11 +216,14 @@ class Pacing:
         """Learn from the frame before (``elapsed_ms``: None if not known) and size this one's
         slice of thinking; ``now_ms`` (by the clock given) is when this frame began."""
         if elapsed_ms is not None:
-            self.frames += 1
-            if elapsed_ms > self.longest_frame:
-                self.longest_frame = elapsed_ms
-            if elapsed_ms > SLOW_FRAME_MS:
-                self.slow_frames += 1
+            if self.begin_frame == -1:
+                self.begin_frame = elapsed_ms
+            else:
+                self.frames += 1
+                if elapsed_ms > self.longest_frame:
+                    self.longest_frame = elapsed_ms
+                if elapsed_ms > SLOW_FRAME_MS:
+                    self.slow_frames += 1
             if self._whole:
                 self.pacer.note(self._level, self._whole, elapsed_ms)
         self._whole = 0

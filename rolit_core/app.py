@@ -248,7 +248,7 @@ class App:
         if role == save.HOST:
             for kind in kinds:
                 if kind != HUMAN and kind != LINKED:
-                    computers = False
+                    computers = True
         if not computers:
             self.ais = {}
             forget("rolit_core.ai")

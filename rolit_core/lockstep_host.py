@@ -5,7 +5,7 @@ from .lockstep_base import (BEAT, BYE, ENDED, FULL, HELLO, ILLEGAL, JOIN, LOBBY,
                             LOST_MS, MOVE, NEXT, NO, NOT_YOUR_TURN, OTHER_VERSION, PAUSED,
                             PLAYING, REASONS, REFUSED, REFUSED_PHASE, RESYNC, SEAT, SECOND_HOST,
                             STALE, STATE, TRY, Session, position_check, state_bytes)
-from .link import MAX_PAYLOAD
+from .link import MAX_NODES, MAX_PAYLOAD
 from .vocab import ticks_diff
 
 
@@ -32,6 +32,7 @@ class Host(Session):
         self.ring = 0             # nodes on the ring, counted when its HELLO comes back
         self.lost = []            # seated nodes not heard for LOST_MS
         self._refused = []
+        self._behind = [None] * MAX_NODES  # per node, the summary of a beat that was behind
 
     def seated(self):
         """True when every linked seat has a handheld."""
@@ -210,5 +211,16 @@ class Host(Session):
             return
         if self.link.pending(node):
             return  # moves or a state still on their way: the guest is not behind for good
-        if bytes(payload[:5]) != self._summary():
-            self._send_state(node)
+        theirs = bytes(payload[:5])
+        mine = self._summary()
+        if theirs == mine:
+            self._behind[node] = None
+            return
+        if theirs[:3] < mine[:3] and self._behind[node] != theirs:
+            # Behind, with nothing on its way: the beat may have left before the last move
+            # came, and that move's acknowledgement have been read with it. Still there at
+            # its next beat, it missed a move. (Ahead, or another position: it disagrees.)
+            self._behind[node] = theirs
+            return
+        self._behind[node] = None
+        self._send_state(node)

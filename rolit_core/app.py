@@ -281,6 +281,14 @@ class App:
         if self.screen is not screen:
             self.screen.hide()
         self.screen = screen
+        self.let_go(screen)
+        screen.t = 0
+        screen.enter()
+
+    def let_go(self, screen):
+        """Free the screens loaded while shown (the four between moves, the menu) unless
+        ``screen``, now shown, is one of them: their code goes with them. The attract mode,
+        which shows its board and round end itself, calls it for each."""
         between = self._between
         if between is not None and not between.holds(screen):
             self._between = None  # with the four screens, their code goes
@@ -288,8 +296,6 @@ class App:
         if shown is not None and shown is not screen:
             self._menu_index = shown.index
             self._menu = None  # and with the menu screen, its code
-        screen.t = 0
-        screen.enter()
 
     @property
     def menu_screen(self):

@@ -40,6 +40,7 @@ class AttractScreen(Screen):
 
     def show(self, screen):
         self.inner = screen
+        self.app.let_go(screen)  # the round end's code goes while the next game is played
         screen.t = 0
         screen.enter()
 

@@ -82,3 +82,21 @@ def test_the_menu_leaves_nothing_during_a_game_and_opens_again_on_its_last_page(
     d.app.quit()
     d.tick()
     assert d.app.mode == "menu" and d.app.page == page
+
+
+def test_the_attract_mode_plays_each_game_without_the_last_ones_round_end():
+    # The attract mode shows its board and round end itself, game after game: each game is
+    # played as a round is, with none of the between-moves screens' code loaded.
+    d = Driver(seed=3)
+    d.wait_until(lambda: d.app.mode == "attract", appmod.IDLE_MS + 10000)
+    attract = d.app.screen
+    # (asked by name: app.round_end would load those screens)
+    d.wait_until(lambda: attract.inner.name == "round_end", 600000)
+    refs = code_of(attract.inner)
+    play = d.app.play
+    d.wait_until(lambda: attract.inner is play and len(play.game.board.moves) > 2, 60000)
+    assert d.app.mode == "attract"
+    loaded = [name for name in ("rolit_core.rounds", "rolit_core.screens", "rolit_core.font")
+              if name in sys.modules]
+    assert loaded == [], "loaded during the next attract game: %s" % loaded
+    assert gone(refs)

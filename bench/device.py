@@ -411,7 +411,7 @@ import rolit_main
 from rolit_core.app import App
 
 EVERY = 250  # updates between samples (about 5 s at 50 frames/s)
-state = {"n": 0}
+state = {"n": 0, "game": None}
 _update = App.update
 
 
@@ -421,6 +421,12 @@ def sampled(self, now_ms, events=()):
     if n %% EVERY == 0:
         gc.collect()
         print("@S %%d %%s %%d %%d" %% (now_ms, self.mode, gc.mem_free(), gc.mem_alloc()))
+    game = self.play.game if self.mode == "attract" else None
+    if game is not None and game is not state["game"]:
+        # a new attract game, its first frame: the same point of every game
+        gc.collect()
+        print("@G %%d %%d" %% (now_ms, gc.mem_free()))
+    state["game"] = game
     return frame
 
 
@@ -649,6 +655,28 @@ def part_attract(report, minutes):
     report("attract: first third mean vs last third mean",
            "%d -> %d bytes" % (sum(frees[:third]) / third, sum(frees[-third:]) / third))
     report("attract: trend (least squares)", "%+.0f bytes per minute" % slope)
+    # The samples above fall anywhere in a game (its moves, the round end); the first frame of
+    # each game is the same point every time: a leak would show there as a trend.
+    starts = _game_starts(console)
+    if len(starts) >= 3:
+        minutes = [((at - starts[0][0]) & 0x1FFFFFFF) / 60000 for at, _ in starts]
+        frees = [free for _, free in starts]
+        report("attract: free heap at the first frame of each game, after a collection "
+               "(%d games)" % len(frees), "min %d, max %d; first %d, last %d"
+               % (min(frees), max(frees), frees[0], frees[-1]))
+        report("attract: trend over those games (least squares)",
+               "%+.0f bytes per minute" % _slope(minutes, frees))
+
+
+def _game_starts(console):
+    found = []
+    for line in console.splitlines():
+        at = line.find("@G ")
+        if at >= 0:
+            parts = line[at:].split()
+            if len(parts) == 3:
+                found.append((int(parts[1]), int(parts[2])))
+    return found
 
 
 def _samples(console):

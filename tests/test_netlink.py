@@ -4,6 +4,7 @@ lies on the socket."""
 
 import os
 import random
+import select
 import socket
 import time
 
@@ -181,6 +182,9 @@ def test_a_joiner_that_drops_comes_back_as_its_node_and_resyncs(tables):
     table.seat_everyone()
     for _ in range(150):
         table.step()
+        if len(table.played) >= 16:   # half the round: it drops mid-game
+            break
+    assert not table.match.game.over
     first = table.seats[0]
     first.cable.retry_ms = 2500   # the Wi-Fi is back after 2.5 s
     first.cable.disconnect(table.now)
@@ -208,7 +212,10 @@ def test_a_laptop_that_sleeps_with_its_socket_open_pauses_everyone_within_2_s(ta
     table.seat_everyone()
     for _ in range(120):
         table.step()
+        if len(table.played) >= 12:   # it sleeps mid-game
+            break
     assert table.host.phase == lockstep.PLAYING and len(table.played) >= 3
+    assert not table.match.game.over
     sleeper, other = table.seats
     table.asleep = {0}
     slept_at = table.now
@@ -250,7 +257,7 @@ def test_a_new_simulator_takes_the_place_of_one_that_left_and_resyncs(tables):
 
 
 def test_the_ring_stays_numbered_when_a_middle_joiner_leaves(tables):
-    # Node 1 leaves: a relay keeps its place, so node 2 stays two hops from the host and a
+    # Node 1 leaves: node 2 keeps its place, still two nodes from the host on the ring, and a
     # newcomer is told node 1 again.
     table = tables(3, 2, seed=2)
     table.seat_everyone()
@@ -265,6 +272,178 @@ def test_the_ring_stays_numbered_when_a_middle_joiner_leaves(tables):
         cable.pump(newcomer, table.now)
     assert cable.node == 1
     cable.close()
+
+
+class RawJoiner:
+    """A joiner on a bare socket that passes nothing on: what reaches it came from the hub."""
+
+    def __init__(self, hub, host_link, clock, wish=None):
+        self.sock = socket.create_connection((LOOPBACK, hub.port), timeout=2)
+        self.sock.sendall(join_line(wish))
+        self.link = Link()
+        got = b""
+        for _ in range(200):
+            clock[0] += 10
+            hub.pump(host_link, clock[0])
+            got += self.read(0.005)
+            if b"\n" in got:
+                break
+        line, _, self.rest = got.partition(b"\n")
+        what, self.node = read_greeting(line.decode())
+        assert what == "node", line
+
+    def read(self, wait=0.3):
+        """The bytes that have come, waiting up to ``wait`` s for the first."""
+        got = b""
+        ready, _, _ = select.select([self.sock], [], [], wait)
+        while ready:
+            data = self.sock.recv(65536)
+            if not data:
+                break
+            got += data
+            ready, _, _ = select.select([self.sock], [], [], 0.01)
+        return got
+
+    def messages(self, wait=0.3, now=0):
+        """What its link makes of the bytes that have come."""
+        data, self.rest = self.rest + self.read(wait), b""
+        self.link.feed(data, now)
+        return self.link.receive()
+
+
+@pytest.fixture
+def star():
+    # A hub whose host is a bare Link (node 0), and three joiners on bare sockets.
+    hub = NetHost(0, LOOPBACK, web=None)
+    host_link = Link(0)
+    clock = [1000]
+    joiners = [RawJoiner(hub, host_link, clock) for _ in range(3)]
+    for joiner in joiners:
+        joiner.link.node = joiner.node   # as the greeting says (a guest learns it from HELLO)
+    yield hub, host_link, joiners, clock
+    for joiner in joiners:
+        joiner.sock.close()
+    hub.close()
+
+
+def _seen(messages):
+    return [(m.source, m.kind, bytes(m.payload), m.broadcast, m.distance) for m in messages]
+
+
+def test_a_frame_the_host_sends_to_node_3_reaches_it_in_the_same_pump(star):
+    # Not round the ring through places 1 and 2: straight there, with the hops left it would
+    # have after three hops, so node 3's link sees it 3 nodes away.
+    hub, host_link, joiners, clock = star
+    assert [joiner.node for joiner in joiners] == [1, 2, 3]
+    host_link.tell(3, 9, b"to three")
+    hub.pump(host_link, clock[0] + 10)      # once
+    assert _seen(joiners[2].messages()) == [(0, 9, b"to three", False, 3)]
+    assert joiners[0].read(0.05) == b"" and joiners[1].read(0.05) == b""
+
+
+def test_the_hub_delivers_each_frame_as_the_ring_would_have_it(star):
+    hub, host_link, joiners, clock = star
+    one, two, three = joiners
+    # a joiner to another: straight there, two hops on the ring from place 1 to place 3
+    one.sock.sendall(frame(9, 1, 3, 0, 0, b"one to three"))
+    for _ in range(20):
+        clock[0] += 10
+        hub.pump(host_link, clock[0])
+        got = three.messages(0.02)
+        if got:
+            break
+    assert _seen(got) == [(1, 9, b"one to three", False, 2)]
+    assert two.read(0.05) == b"" and host_link.receive() == []
+    # a broadcast: to every node at its distance round the ring, and back to its sender
+    two.sock.sendall(frame(10, 2, 15, 0, 0, b"all"))
+    heard = {}
+    for _ in range(20):
+        clock[0] += 10
+        hub.pump(host_link, clock[0])
+        for joiner in joiners:
+            for message in joiner.messages(0.02):
+                heard[joiner.node] = _seen([message])[0]
+        for message in host_link.receive():
+            heard[0] = _seen([message])[0]
+        if len(heard) == 4:
+            break
+    assert heard == {0: (2, 10, b"all", True, 2), 1: (2, 10, b"all", True, 3),
+                     3: (2, 10, b"all", True, 1), 2: (2, 10, b"all", True, 4)}
+    # the host's broadcast: each joiner n hops away, and back to the host after the ring
+    host_link.broadcast(11, b"hello")
+    hub.pump(host_link, clock[0] + 10)
+    assert [_seen(joiner.messages()) for joiner in joiners] == \
+        [[(0, 11, b"hello", True, n)] for n in (1, 2, 3)]
+    hub.pump(host_link, clock[0] + 20)
+    assert _seen(host_link.receive()) == [(0, 11, b"hello", True, 4)]
+
+
+def test_a_frame_a_joiner_passes_on_is_dropped_and_not_counted_bad(star):
+    hub, host_link, joiners, clock = star
+    one, two, three = joiners
+    host_link.broadcast(11, b"hello")
+    hub.pump(host_link, clock[0] + 10)
+    clock[0] += 10
+    data = one.rest + one.read()
+    one.rest = b""
+    # node 1's link passes the host's broadcast on, as a handheld on a cable does
+    passer = Link(1)
+    passer.feed(data, clock[0])
+    onward = passer.output()
+    assert frame_fields(onward[:-1])[1:4] == (3, 0, 15)
+    two.read(0.05), three.read(0.05)            # the broadcast itself
+    host_link.receive()
+    one.sock.sendall(onward * (3 * hub_module.BAD_LIMIT))
+    for _ in range(10):
+        clock[0] += 10
+        hub.pump(host_link, clock[0])
+    assert two.read(0.05) == b"" and three.read(0.05) == b""
+    assert host_link.receive() == [] and host_link.bad_frames == 0
+    assert [node for node, _, _ in hub.joiners()] == [1, 2, 3]
+    assert hub._places[1].bad == 0
+    assert not [line for line in hub.take_log() if "left" in line]
+    # one with hops its source could not give it there is bad, as before
+    one.sock.sendall(frame(11, 0, 15, 0, 0, b"hello", hops=2))
+    for _ in range(5):
+        clock[0] += 10
+        hub.pump(host_link, clock[0])
+    assert hub._places[1].bad == 1
+    assert two.read(0.05) == b"" and host_link.receive() == []
+
+
+def test_the_host_counts_the_ring_from_its_own_hello_and_joiners_learn_their_node():
+    # Only place 3 taken, by a joiner that passes nothing on: it is 3 nodes from the host, and
+    # the host's HELLO comes back to it after a ring of 4.
+    hub = NetHost(0, LOOPBACK, web=None)
+    host_link = Link()
+    host = Host(host_link, Match(1, 4, 6, seed=1), ["human"] * 4, [0, LOCAL, LOCAL, LOCAL], 7)
+    clock = [1000]
+    far = RawJoiner(hub, host_link, clock, wish=3)
+    try:
+        guest = Guest(far.link)
+        for _ in range(60):
+            clock[0] += 10
+            host.update(clock[0])
+            hub.pump(host_link, clock[0])
+            far.link.feed(far.rest + far.read(0.005), clock[0])
+            far.rest = b""
+            guest.update(clock[0])
+        assert far.node == 3 and far.link.node == 3
+        assert host.ring == 4
+        # the wiring self-test's probe (a source of its own, the host's link without a
+        # number) comes back after the ring's size too
+        host_link.node = None
+        host_link.receive()
+        host_link.node = 3
+        host_link.broadcast(31, b"\x01\x02\x00")
+        host_link.node = None
+        hub.pump(host_link, clock[0] + 10)
+        hub.pump(host_link, clock[0] + 20)
+        assert _seen(host_link.receive()) == [(3, 31, b"\x01\x02\x00", True, 4)]
+        assert _seen(far.messages()) == [(3, 31, b"\x01\x02\x00", True, 3)]
+    finally:
+        far.sock.close()
+        hub.close()
 
 
 def test_a_fifth_player_is_refused_in_words(tables):

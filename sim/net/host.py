@@ -8,21 +8,25 @@ One port carries all of it: a connection that opens with ``ROLIT-LINK`` is a joi
 TCP (sim.net.wire), an HTTP request with ``Upgrade: websocket`` to ``/link`` is a browser
 joining, and any other GET is a file of the web edition (``build/web``).
 
-The ring (docs/network.md): the host is node 0 and holds places 1-3 for the joiners. The ring
-runs 0 -> 1 -> 2 -> 3 -> 0 through the places up to the highest one taken; a free place below
-it is kept by a relay (a ``Link`` with no number, which passes frames on as an idle handheld
-does), so a joiner in place n is always n hops from the host and learns n as its node number
-from the host's broadcast. A joiner coming back asks for its node and gets its place again. A
-new joiner takes the lowest free place that fits the host's game as its HELLO tells it: one
-holding no seat while the lobby has a seat open, else one whose node holds a seat (so it takes
-over the seat of a player who left: the host sees that node join again and sends it the state).
+The ring (docs/network.md): the host is node 0 and holds places 1-3 for the joiners; the ring
+is as big as the highest place taken + 1. The hub routes it as a star, every node seeing what
+it would on a ring 0 -> 1 -> 2 -> 3 -> 0: a frame a node sends (its own, hops untouched) goes
+straight to its destination, a broadcast to every other node and back to its sender, each copy
+with the hops left that it would have after going round the ring from its sender to that node.
+So a joiner in place n learns n as its node number from the host's broadcast, a free place
+below it or not, and the host counts the ring from its own HELLO coming back. What a node
+passes on is dropped: the hub has delivered it already. A joiner coming back asks for its node
+and gets its place again. A new joiner takes the lowest free place that fits the host's game
+as its HELLO tells it: one holding no seat while the lobby has a seat open, else one whose node
+holds a seat (so it takes over the seat of a player who left: the host sees that node join
+again and sends it the state).
 
 Everything from a socket is hostile. The hub reads whole frames only, checks each as the link
-would (and that a frame from place n was sent by node n or is passing on a frame with the hop
-count its source gives it), and passes on only those. A peer that sends more than ``RATE`` bytes
-a second (``BURST`` at once), more bad frames than ``BAD_LIMIT``, nothing for ``SILENT_MS``, or
-that stops reading, is dropped, and its place is freed. Nothing it sends reaches the host's link
-but checked frames, so the match is only ever changed by the protocol.
+would, and delivers only those sent by the node in that place; one it passes on must have the
+hops left that its source gives it, and goes no further. A peer that sends more than ``RATE``
+bytes a second (``BURST`` at once), more bad frames than ``BAD_LIMIT``, nothing for
+``SILENT_MS``, or that stops reading, is dropped, and its place is freed. Nothing it sends
+reaches the host's link but checked frames, so the match is only ever changed by the protocol.
 """
 
 import json
@@ -32,7 +36,7 @@ import selectors
 import socket
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from rolit_core.link import Link, MAX_NODES
+from rolit_core.link import EVERYONE, MAX_NODES, _seal, cobs_decode, cobs_encode
 from rolit_core.lockstep import HELLO, LOBBY, LOCAL
 
 from .wire import (DEFAULT_PORT, MAGIC, MAX_LINE, TRANSPORT, Budget, FrameReader, NetError,
@@ -86,7 +90,7 @@ class _Peer:
         self.ws = None
         self.ws_text = False      # the WebSocket message being read is text
         self.reader = FrameReader()
-        self.frames = []          # checked frames to pass on (each with its end byte)
+        self.frames = []          # checked frames it sent, to deliver: (encoded, fields)
         self.budget = Budget(RATE, BURST, now)
         self.bad = 0
         self.bad_at = now
@@ -118,8 +122,7 @@ class NetHost:
         self._selector.register(listener, selectors.EVENT_READ, None)
         self._peers = []
         self._places = [None] * (PLACES + 1)     # index = node; 0 is the host itself
-        self._relays = {}                        # node -> Link passing frames on for a free place
-        self._hello = FrameReader()              # the host's own frames, read for its HELLO
+        self._own = FrameReader()                # the host's link's frames, to deliver
         self._seats = None                       # the node of each seat, as the host said
         self.log = []                            # lines for the user: who joined, who was dropped
         self.dropped = 0
@@ -164,8 +167,8 @@ class NetHost:
     # -- the pump ---------------------------------------------------------------------------
 
     def pump(self, link, now):
-        """Take new connections, read what came, pass the ring's frames on (bytes from the last
-        joiner to ``link``, ``link``'s bytes to the first), write what waits. Never blocks."""
+        """Take new connections, read what came, deliver the ring's frames (``link``'s to the
+        joiners, theirs to ``link`` and to each other), write what waits. Never blocks."""
         for key, _ in self._selector.select(0):
             if key.data is None:
                 self._accept(now)
@@ -186,47 +189,54 @@ class NetHost:
             self._write(peer)
 
     def _route(self, link, now):
-        top = self._top()
-        size = top + 1
-        for node in range(1, top + 1):
-            if self._places[node] is None and node not in self._relays:
-                self._relays[node] = Link()
-        for node in list(self._relays):
-            if node > top or self._places[node] is not None:
-                del self._relays[node]
-        leaving = [link.output()]
-        if leaving[0]:
-            self._watch(leaving[0])
-        for node in range(1, top + 1):
+        size = self._top() + 1
+        bound = [bytearray() for _ in range(size)]   # what each node is sent in this pump
+        for encoded in self._own.feed(link.output()):
+            fields = frame_fields(encoded) if encoded is not None else None
+            if fields is None:
+                continue
+            self._watch(fields)
+            # Its own frames (hops untouched) from place 0, whatever their source: the
+            # self-test's probe has one of its own. What it passes on was delivered already.
+            if fields[1] == MAX_NODES:
+                self._deliver(encoded, fields[3], 0, size, bound)
+        for node in range(1, size):
             peer = self._places[node]
             if peer is not None:
-                leaving.append(b"".join(peer.frames))
+                for encoded, fields in peer.frames:
+                    self._deliver(encoded, fields[3], node, size, bound)
                 peer.frames = []
-            else:
-                relay = self._relays[node]
-                leaving.append(relay.output())
-                relay.receive()  # broadcasts it heard: nobody reads them
-        for node in range(size):
-            data = leaving[node]
-            if not data:
-                continue
-            onward = (node + 1) % size
-            if onward == 0:
-                link.feed(data, now)
-            elif self._places[onward] is not None:
-                self._send(self._places[onward], data)
-            else:
-                self._relays[onward].feed(data, now)
+        if bound[0]:
+            link.feed(bytes(bound[0]), now)
+        for node in range(1, size):
+            if bound[node]:
+                self._send(self._places[node], bytes(bound[node]))
 
-    def _watch(self, data):
+    def _deliver(self, encoded, destination, origin, size, bound):
+        # A frame sent from place ``origin``, to each node it is for, as a ring would bring it:
+        # after d hops from its sender (d = size back at the sender), with MAX_NODES + 1 - d
+        # hops left, its CRC sealed again.
+        if destination == EVERYONE:
+            targets = [node for node in range(size)
+                       if node == 0 or self._places[node] is not None]
+        elif destination != origin and destination < size \
+                and (destination == 0 or self._places[destination] is not None):
+            targets = (destination,)
+        else:
+            return  # for nobody on the ring: it would go round to its sender, who drops it
+        body = cobs_decode(encoded, len(encoded))
+        for node in targets:
+            hops = MAX_NODES + 1 - ((node - origin) % size or size)
+            body[0] = body[0] & 31 | hops << 5
+            _seal(body)
+            bound[node] += cobs_encode(body)
+
+    def _watch(self, fields):
         # Which nodes hold a seat in the host's game: a newcomer is given a place by it.
-        for encoded in self._hello.feed(data):
-            fields = frame_fields(encoded) if encoded is not None else None
-            if fields is not None and fields[0] == HELLO and fields[2] == 0 \
-                    and len(fields[4]) >= 15:
-                payload = fields[4]
-                self._seats = (payload[5] == LOBBY and LOCAL in payload[11:15],
-                               tuple(payload[11:15]))
+        if fields[0] == HELLO and fields[2] == 0 and len(fields[4]) >= 15:
+            payload = fields[4]
+            self._seats = (payload[5] == LOBBY and LOCAL in payload[11:15],
+                           tuple(payload[11:15]))
 
     def _top(self):
         for node in range(PLACES, 0, -1):
@@ -369,12 +379,12 @@ class NetHost:
         for encoded in peer.reader.feed(data):
             fields = frame_fields(encoded) if encoded is not None else None
             if fields is not None:
-                kind, hops, source, destination, _ = fields
-                # Sent here (hops untouched) by the node in this place, or passed on by it
-                # after as many hops as lie between its source and this place.
-                if source < size and hops == MAX_NODES - (place - source) % size:
-                    peer.frames.append(encoded + b"\0")
+                hops, source = fields[1], fields[2]
+                if source == place and hops == MAX_NODES:
+                    peer.frames.append((encoded, fields))  # sent by the node in this place
                     continue
+                if source < size and hops == MAX_NODES - (place - source) % size:
+                    continue  # passed on after as many hops as lie between: delivered already
             if now - peer.bad_at >= BAD_FORGIVE_MS:
                 forgiven = (now - peer.bad_at) // BAD_FORGIVE_MS
                 peer.bad = max(0, peer.bad - forgiven)

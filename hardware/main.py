@@ -92,6 +92,10 @@ class Session:
             if cable is not None:
                 cable.pump(app.link, now)  # the other handhelds' bytes in, ours out
             frame = app.update(now, handheld.poll(now, app))
+            if cable is not None and app.link.waiting_output():
+                # What this update said (a move, its answer) goes now, not a frame later: each
+                # message on its way round the ring would wait a frame at every handheld.
+                cable.pump(app.link, ticks_ms())
             handheld.show(frame)
             handheld.sound(app.cues, now)
             self.log.update(app)

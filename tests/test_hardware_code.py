@@ -239,3 +239,48 @@ def test_the_first_light_never_stops_the_start(device, monkeypatch):
     assert firstlight.light() is True
     pin, sent = device.neopixel_write.FRAMES[-1]
     assert pin == "GP16" and len(sent) == 256 and sent[27 * 4:27 * 4 + 4] == b"\x08\x08\x08\x00"
+
+
+def test_what_an_update_says_on_the_link_is_written_in_the_same_frame():
+    # A move (or the host's answer to one) made in an update goes on the cable before the frame
+    # ends: left for the next frame's pump, it would wait a frame at each handheld round the
+    # ring. A frame whose update said nothing pumps once.
+    from types import SimpleNamespace
+
+    from hardware.main import Session
+    from rolit_core.link import Link
+
+    pumps = []
+
+    class Cable:
+        def pump(self, link, now):
+            pumps.append((app.frames, bytes(link.output())))
+
+    class App:
+        game = None
+        thinker = None
+        error = None
+        link_status = None
+        save_failures = 0
+
+        def __init__(self):
+            self.link = Link()
+            self.link.node = 0
+            self.cues = []
+            self.frames = 0
+
+        def update(self, now, events):
+            self.frames += 1
+            if self.frames == 2:
+                self.link.tell(1, 5, b"move")
+            return [(0, 0, 0)] * 64
+
+    app = App()
+    handheld = SimpleNamespace(cable=Cable(), storage=SimpleNamespace(error=None),
+                               poll=lambda now, app: [], show=lambda frame: None,
+                               sound=lambda cues, now: None)
+    Session(SimpleNamespace(frame_ms=0, max_frames=3), handheld).run(app)
+    # before each update (the frames played so far), and again right after update 2
+    assert [frame for frame, _ in pumps] == [0, 1, 2, 2]
+    assert b"move" in pumps[2][1]  # written in frame 2 itself
+    assert [data for _, data in pumps if data] == [pumps[2][1]]

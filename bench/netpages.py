@@ -83,6 +83,8 @@ class Hosting:
                     events, self.events = self.events, []
                     self.hub.pump(self.app.link, now)
                     self.app.update(now, events)
+                    if self.app.link.waiting_output():
+                        self.hub.pump(self.app.link, now)  # as the simulator's frame does
                     game = self.app.game
                     moves = len(game.board.moves) if game is not None else -1
                     if moves != count:

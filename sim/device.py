@@ -162,7 +162,8 @@ class Device:
         self.updates = 0
         self.speaker = None  # a sim.sound.Speaker for the App's cues, if sound is on
         # The link's transport (sim.net.NetHost or NetJoin): pumped before each frame, as
-        # code.py pumps the handheld's cable, so the frame sees the bytes that came.
+        # code.py pumps the handheld's cable, so the frame sees the bytes that came, and again
+        # after a frame that has something to send.
         self.cable = None
 
     def update(self, now_ms, events=()):
@@ -171,6 +172,8 @@ class Device:
         if self.cable is not None and link is not None:
             self.cable.pump(link, now_ms)
         frame = tuple(self.app.update(now_ms, list(events)))
+        if self.cable is not None and link is not None and link.waiting_output():
+            self.cable.pump(link, now_ms)  # what the frame said goes now, as code.py's does
         self.updates += 1
         if self.speaker is not None:
             self.speaker.play(self.app.cues, now_ms)

@@ -882,3 +882,32 @@ def test_a_joiner_back_while_its_old_connection_still_holds_the_node_asks_again(
             break
     assert back.state == "linked" and back.node == node
     back.close()
+
+
+def test_the_simulators_frame_sends_what_its_update_said_in_the_same_frame():
+    # As code.py's loop does: a move made in a frame leaves in that frame, not the next one.
+    from rolit_core.app import App
+    from sim.device import Device
+
+    pumps = []
+
+    class Cable:
+        def pump(self, link, now):
+            pumps.append((now, bytes(link.output())))
+
+    app = App(seed=2, link=Link())
+    app.link.node = 0
+    device = Device(app)
+    device.cable = Cable()
+    device.update(0)
+    assert [now for now, _ in pumps] == [0]  # nothing said: one pump
+    real = app.update
+
+    def update(now, events):
+        frame = real(now, events)
+        app.link.tell(1, 5, b"move")
+        return frame
+
+    app.update = update
+    device.update(20)
+    assert [now for now, _ in pumps] == [0, 20, 20] and b"move" in pumps[-1][1]

@@ -63,8 +63,7 @@ class Host(Session):
         """Begin play once every linked seat is taken: each guest gets the whole state."""
         if not self.seated():
             raise ValueError("a linked seat is still free")
-        for node in self._guests():
-            self._send_state(node)
+        self._send_states(self._guests())
         self._set_phase(PLAYING)
 
     def play(self, cell):
@@ -89,8 +88,7 @@ class Host(Session):
         self.match = match
         self.first = match.game.first
         self.history = []
-        for node in self._guests():
-            self._send_state(node)
+        self._send_states(self._guests())
 
     def next_round(self):
         """Start the next round here and on every guest."""
@@ -130,12 +128,21 @@ class Host(Session):
         return None
 
     def _send_state(self, node):
+        self._send_states((node,))
+
+    def _send_states(self, nodes):
+        # The state is the same for every guest: made once (on a board compiling from source,
+        # making it compiles the save format's code, a frame's worth of time each time).
+        if not nodes:
+            return
         data = state_bytes(self.session, self.nodes, self.match, self.kinds, self.history,
                            self.first, self.time_limit, self.hints)
         share = MAX_PAYLOAD - 2
         parts = (len(data) + share - 1) // share
-        for part in range(parts):
-            self.link.send(node, STATE, bytes((part, parts)) + data[part * share:(part + 1) * share])
+        for node in nodes:
+            for part in range(parts):
+                self.link.send(node, STATE, bytes((part, parts))
+                               + data[part * share:(part + 1) * share])
 
     def _handle(self, message, now):
         kind = message.kind

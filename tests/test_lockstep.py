@@ -390,3 +390,25 @@ def test_a_guest_heard_a_move_behind_with_its_acknowledgement_is_not_sent_the_st
     to_guest.feed(beat, now)      # the same behind beat again: that guest missed a move
     host.update(now)
     assert sent == [1]
+
+
+def test_the_host_makes_the_state_once_for_every_guest_when_play_begins(monkeypatch):
+    # Each making of it compiles the save format's code on a board running from source: once
+    # for three guests, not three times, in the frame that begins the game.
+    from rolit_core import lockstep_host
+
+    table = Table(4, 3, seed=5)
+    made = []
+    real = lockstep_host.state_bytes
+
+    def counted(*args):
+        made.append(args[0])
+        return real(*args)
+
+    monkeypatch.setattr(lockstep_host, "state_bytes", counted)
+    table.seat_everyone()
+    assert made == [table.host.session]
+    for _ in range(100):
+        table.step(play=False)
+    assert made == [table.host.session]  # no guest asked again: each took the one state
+    assert all(guest.match is not None for guest in table.guests)

@@ -666,6 +666,7 @@ def part_attract(report, minutes):
                % (min(frees), max(frees), frees[0], frees[-1]))
         report("attract: trend over those games (least squares)",
                "%+.0f bytes per minute" % _slope(minutes, frees))
+        report("attract: each game's, in order", " ".join([str(free) for free in frees]))
 
 
 def _game_starts(console):

@@ -284,3 +284,42 @@ def test_what_an_update_says_on_the_link_is_written_in_the_same_frame():
     assert [frame for frame, _ in pumps] == [0, 1, 2, 2]
     assert b"move" in pumps[2][1]  # written in frame 2 itself
     assert [data for _, data in pumps if data] == [pumps[2][1]]
+
+
+def test_while_a_frame_waits_out_its_time_the_cable_passes_frames_on(monkeypatch):
+    # A frame on its way round the ring waits at each handheld for that handheld's next pump:
+    # pumped only once a frame, four handhelds would hold a move for frames at a time.
+    from types import SimpleNamespace
+
+    from hardware import main
+    from rolit_core.link import Link
+
+    clock = [0]
+    pumps = []
+    monkeypatch.setattr(main, "ticks_ms", lambda: clock[0])
+    monkeypatch.setattr(main.time, "sleep", lambda seconds: clock.__setitem__(
+        0, clock[0] + int(round(seconds * 1000))))
+
+    class Cable:
+        def pump(self, link, now):
+            pumps.append(now)
+
+    class App:
+        game = None
+        thinker = None
+        error = None
+        link_status = None
+        save_failures = 0
+        cues = []
+        link = Link()
+
+        def update(self, now, events):
+            clock[0] += 3  # the update takes 3 ms
+            return [(0, 0, 0)] * 64
+
+    handheld = SimpleNamespace(cable=Cable(), storage=SimpleNamespace(error=None),
+                               poll=lambda now, app: [], show=lambda frame: None,
+                               sound=lambda cues, now: None)
+    main.Session(SimpleNamespace(frame_ms=20, max_frames=2), handheld).run(App())
+    # each 20 ms frame: the pump before the update, then every 4 ms of the 17 ms left
+    assert pumps == [0, 7, 11, 15, 19, 20, 20, 27, 31, 35, 39, 40]

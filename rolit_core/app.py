@@ -25,11 +25,13 @@ board (:mod:`rolit_core.play`), pause, round end, rounds table and match end
 import gc
 
 # The computer players first: on a board compiling from source, the biggest module compiles
-# best while the heap is still empty (docs/memory.md). Compiled (.mpy), nothing is compiled
-# on the board: they load when a game first needs them (play.computer), after the title.
-# Either way only sys.modules holds the module, so that a linked game with no computer seat
-# on this handheld can forget it (App.linked_code).
-if not globals().get("__file__", "").endswith(".mpy"):
+# best while the heap is still empty (docs/memory.md), and only then: in the heap a linked game
+# leaves it does not compile (MemoryError), so there it is kept for good. Compiled (.mpy),
+# nothing is compiled on the board: they load when a game first needs them (play.computer),
+# after the title, and only sys.modules holds them, so that a linked game with no computer
+# seat on this handheld can forget them (App.linked_code).
+_COMPILED = globals().get("__file__", "").endswith(".mpy")
+if not _COMPILED:
     try:
         from . import ai
         del ai
@@ -62,6 +64,8 @@ _BLACK = (0, 0, 0)
 # the modules leaves much garbage, and long-lived objects placed among it fragment a board's
 # small heap (docs/memory.md).
 _TIDY = hasattr(gc, "mem_free")
+# A board that compiles its modules from source cannot load the computer players again later.
+_KEEP_AI = _TIDY and not _COMPILED
 
 
 class App:
@@ -243,13 +247,13 @@ class App:
 
         A guest, or a host whose seat ``kinds`` name no computer level, has no computer player
         to run: :mod:`rolit_core.ai` is forgotten for the game (the next game that needs it
-        loads it again)."""
+        loads it again), except on a board that compiles from source, which could not."""
         computers = False
         if role == save.HOST:
             for kind in kinds:
                 if kind != HUMAN and kind != LINKED:
                     computers = True
-        if not computers:
+        if not computers and not _KEEP_AI:
             self.ais = {}
             forget("rolit_core.ai")
         # On a board compiling from source it needs a tidy heap: what the menu left is

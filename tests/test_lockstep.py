@@ -395,17 +395,17 @@ def test_a_guest_heard_a_move_behind_with_its_acknowledgement_is_not_sent_the_st
 def test_the_host_makes_the_state_once_for_every_guest_when_play_begins(monkeypatch):
     # Each making of it compiles the save format's code on a board running from source: once
     # for three guests, not three times, in the frame that begins the game.
-    from rolit_core import lockstep_host
-
     table = Table(4, 3, seed=5)
     made = []
-    real = lockstep_host.state_bytes
+    # The globals of the Host in play (a linked app game forgets and reloads the module).
+    names = Host._send_states.__globals__
+    real = names["state_bytes"]
 
     def counted(*args):
         made.append(args[0])
         return real(*args)
 
-    monkeypatch.setattr(lockstep_host, "state_bytes", counted)
+    monkeypatch.setitem(names, "state_bytes", counted)
     table.seat_everyone()
     assert made == [table.host.session]
     for _ in range(100):

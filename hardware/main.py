@@ -125,8 +125,7 @@ class Session:
                     # The rest of the frame is spent pumping the cable every PASS_MS: frames on
                     # their way round the ring pass on within a few ms, not a frame, here.
                     while spent < frame_ms:
-                        time.sleep((PASS_MS if frame_ms - spent > PASS_MS
-                                    else frame_ms - spent) / 1000)
+                        time.sleep(min(PASS_MS, frame_ms - spent) / 1000)
                         cable.pump(app.link, ticks_ms())
                         spent = ticks_diff(ticks_ms(), now)
                 elif spent < frame_ms:

@@ -103,6 +103,15 @@ def frame(kind, source, destination, seq=0, ack=0, payload=b"", hops=MAX_NODES):
     return cobs_encode(body)
 
 
+def with_hops(body, hops):
+    """The frame on the wire of a decoded ``body`` (header, payload, CRC) going on with ``hops``
+    left: its CRC sealed again, COBS-encoded, END at its end. ``body`` (a bytearray) is
+    changed."""
+    body[0] = body[0] & 31 | hops << 5
+    _seal(body)
+    return cobs_encode(body)
+
+
 def _seal(body):
     end = len(body) - 2
     crc = crc16(memoryview(body)[0:end])
@@ -318,10 +327,7 @@ class Link:
         if source == me and destination != EVERYONE:
             return  # our own frame, back after going round the ring
         if source != me and destination != me and hops > 1:
-            onward = bytearray(data)
-            onward[0] = kind | (hops - 1) << 5
-            _seal(onward)
-            self._emit(cobs_encode(onward))
+            self._emit(with_hops(bytearray(data), hops - 1))
         if destination != me and destination != EVERYONE:
             return
         peer = self._peers[source]

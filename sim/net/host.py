@@ -36,7 +36,7 @@ import selectors
 import socket
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from rolit_core.link import EVERYONE, MAX_NODES, _seal, cobs_decode, cobs_encode
+from rolit_core.link import EVERYONE, MAX_NODES, cobs_decode, with_hops
 from rolit_core.lockstep import HELLO, LOBBY, LOCAL
 
 from .wire import (DEFAULT_PORT, MAGIC, MAX_LINE, TRANSPORT, Budget, FrameReader, NetError,
@@ -227,9 +227,7 @@ class NetHost:
         body = cobs_decode(encoded, len(encoded))
         for node in targets:
             hops = MAX_NODES + 1 - ((node - origin) % size or size)
-            body[0] = body[0] & 31 | hops << 5
-            _seal(body)
-            bound[node] += cobs_encode(body)
+            bound[node] += with_hops(body, hops)
 
     def _watch(self, fields):
         # Which nodes hold a seat in the host's game: a newcomer is given a place by it.

@@ -51,13 +51,15 @@ COMPILER = []  # --mpy-cross: every drive is the compiled deploy
 SETTINGS = {}  # --set: lines every drive's settings.toml gets
 
 
-def deployed_files(settings=None):
-    """The drive as ``sim.deploy`` writes it: from source, or compiled with ``--mpy-cross``."""
+def deployed_files(settings=None, compiler=None):
+    """The drive as ``sim.deploy`` writes it: from source, or compiled with ``compiler`` (by
+    default the one of ``--mpy-cross``)."""
     if SETTINGS:
         settings = dict(SETTINGS, **(settings or {}))
-    if not COMPILER:
+    compiler = compiler or (COMPILER[0] if COMPILER else None)
+    if not compiler:
         return source_files(settings=settings)
-    files = deploy.drive_files("pico", COMPILER[0])
+    files = deploy.drive_files("pico", compiler)
     if settings:
         files["settings.toml"] = with_settings(files["settings.toml"], settings)
     return files
@@ -669,26 +671,26 @@ def part_attract(report, minutes):
         report("attract: each game's, in order", " ".join([str(free) for free in frees]))
 
 
-def _game_starts(console):
+def _marked(console, mark, count):
+    """The fields after ``mark`` ("@S", "@G") of each console line that has it and ``count``
+    of them."""
     found = []
     for line in console.splitlines():
-        at = line.find("@G ")
+        at = line.find(mark + " ")
         if at >= 0:
-            parts = line[at:].split()
-            if len(parts) == 3:
-                found.append((int(parts[1]), int(parts[2])))
+            parts = line[at:].split()[1:]
+            if len(parts) == count:
+                found.append(parts)
     return found
+
+
+def _game_starts(console):
+    return [(int(at), int(free)) for at, free in _marked(console, "@G", 2)]
 
 
 def _samples(console):
-    found = []
-    for line in console.splitlines():
-        at = line.find("@S ")
-        if at >= 0:
-            parts = line[at:].split()
-            if len(parts) == 5:
-                found.append((int(parts[1]), parts[2], int(parts[3]), int(parts[4])))
-    return found
+    return [(int(at), mode, int(free), int(used))
+            for at, mode, free, used in _marked(console, "@S", 4)]
 
 
 def _slope(xs, ys):

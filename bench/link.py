@@ -34,18 +34,15 @@ def _run(cut_ms):
 
 
 def game(count=2, compiler=None):
-    from sim.emulate import deployed_files, with_settings
+    from bench.device import deployed_files
     from sim.rp2040.linkgame import LINK_SETTINGS, LinkedGame
 
     size = 4 if count == 2 else 6
     if compiler:
         from sim import deploy
 
-        files = deploy.drive_files("pico", compiler)
-        files["settings.toml"] = with_settings(files["settings.toml"], LINK_SETTINGS)
         print("compiled deploy: %s" % deploy.MpyCross(compiler).banner)
-    else:
-        files = deployed_files("pico", LINK_SETTINGS)
+    files = deployed_files(LINK_SETTINGS, compiler)
     chips = [Emulator(files=files) for _ in range(count)]
     try:
         for chip in chips:

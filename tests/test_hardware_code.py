@@ -241,45 +241,62 @@ def test_the_first_light_never_stops_the_start(device, monkeypatch):
     assert pin == "GP16" and len(sent) == 256 and sent[27 * 4:27 * 4 + 4] == b"\x08\x08\x08\x00"
 
 
+class LinkedApp:
+    """The little of an App that code.py's frame loop asks of it, with a link; ``said(n)``, the
+    bytes update ``n`` says on the link, and ``took`` ms each update takes on ``clock``."""
+
+    game = None
+    thinker = None
+    error = None
+    link_status = None
+    save_failures = 0
+
+    def __init__(self, said=lambda n: b"", clock=None, took=0):
+        from rolit_core.link import Link
+
+        self.link = Link()
+        self.link.node = 0
+        self.cues = []
+        self.frames = 0
+        self.said = said
+        self.clock = clock
+        self.took = took
+
+    def update(self, now, events):
+        self.frames += 1
+        if self.clock is not None:
+            self.clock[0] += self.took
+        payload = self.said(self.frames)
+        if payload:
+            self.link.tell(1, 5, payload)
+        return [(0, 0, 0)] * 64
+
+
+def run_linked_session(app, cable, frame_ms, frames):
+    """code.py's frame loop (hardware.main.Session) for ``frames`` frames, the handheld doubles
+    giving it ``cable``."""
+    from types import SimpleNamespace
+
+    from hardware.main import Session
+
+    handheld = SimpleNamespace(cable=cable, storage=SimpleNamespace(error=None),
+                               poll=lambda now, app: [], show=lambda frame: None,
+                               sound=lambda cues, now: None)
+    Session(SimpleNamespace(frame_ms=frame_ms, max_frames=frames), handheld).run(app)
+
+
 def test_what_an_update_says_on_the_link_is_written_in_the_same_frame():
     # A move (or the host's answer to one) made in an update goes on the cable before the frame
     # ends: left for the next frame's pump, it would wait a frame at each handheld round the
     # ring. A frame whose update said nothing pumps once.
-    from types import SimpleNamespace
-
-    from hardware.main import Session
-    from rolit_core.link import Link
-
     pumps = []
 
     class Cable:
         def pump(self, link, now):
             pumps.append((app.frames, bytes(link.output())))
 
-    class App:
-        game = None
-        thinker = None
-        error = None
-        link_status = None
-        save_failures = 0
-
-        def __init__(self):
-            self.link = Link()
-            self.link.node = 0
-            self.cues = []
-            self.frames = 0
-
-        def update(self, now, events):
-            self.frames += 1
-            if self.frames == 2:
-                self.link.tell(1, 5, b"move")
-            return [(0, 0, 0)] * 64
-
-    app = App()
-    handheld = SimpleNamespace(cable=Cable(), storage=SimpleNamespace(error=None),
-                               poll=lambda now, app: [], show=lambda frame: None,
-                               sound=lambda cues, now: None)
-    Session(SimpleNamespace(frame_ms=0, max_frames=3), handheld).run(app)
+    app = LinkedApp(said=lambda n: b"move" if n == 2 else b"")
+    run_linked_session(app, Cable(), 0, 3)
     # before each update (the frames played so far), and again right after update 2
     assert [frame for frame, _ in pumps] == [0, 1, 2, 2]
     assert b"move" in pumps[2][1]  # written in frame 2 itself
@@ -289,11 +306,9 @@ def test_what_an_update_says_on_the_link_is_written_in_the_same_frame():
 def test_while_a_frame_waits_out_its_time_the_cable_passes_frames_on(monkeypatch):
     # A frame on its way round the ring waits at each handheld for that handheld's next pump:
     # pumped only once a frame, four handhelds would hold a move for frames at a time.
-    from types import SimpleNamespace
+    import importlib
 
-    from hardware import main
-    from rolit_core.link import Link
-
+    main = importlib.import_module("hardware.main")  # the one run_linked_session runs
     clock = [0]
     pumps = []
     monkeypatch.setattr(main, "ticks_ms", lambda: clock[0])
@@ -304,22 +319,6 @@ def test_while_a_frame_waits_out_its_time_the_cable_passes_frames_on(monkeypatch
         def pump(self, link, now):
             pumps.append(now)
 
-    class App:
-        game = None
-        thinker = None
-        error = None
-        link_status = None
-        save_failures = 0
-        cues = []
-        link = Link()
-
-        def update(self, now, events):
-            clock[0] += 3  # the update takes 3 ms
-            return [(0, 0, 0)] * 64
-
-    handheld = SimpleNamespace(cable=Cable(), storage=SimpleNamespace(error=None),
-                               poll=lambda now, app: [], show=lambda frame: None,
-                               sound=lambda cues, now: None)
-    main.Session(SimpleNamespace(frame_ms=20, max_frames=2), handheld).run(App())
+    run_linked_session(LinkedApp(clock=clock, took=3), Cable(), 20, 2)  # updates of 3 ms
     # each 20 ms frame: the pump before the update, then every 4 ms of the 17 ms left
     assert pumps == [0, 7, 11, 15, 19, 20, 20, 27, 31, 35, 39, 40]

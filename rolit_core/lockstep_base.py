@@ -20,6 +20,8 @@ Messages (kind: payload; docs/link.md):
     RESYNC guest -> host: send me the state
     NEXT   host -> guests: the round that begins now
     BYE    host -> everyone: the host has ended the game
+    PLAYED guest -> everyone, not acknowledged, with its TRY: round, ply (2), cell; the other
+           guests play it at once (checked by their own core) and the host's MOVE confirms it
 """
 
 from . import __version__
@@ -28,7 +30,7 @@ from .link import MAX_NODES
 from .save import crc16
 from .vocab import ticks_diff
 
-PROTOCOL = 1
+PROTOCOL = 2
 GAME_VERSION = tuple([int(part) for part in __version__.split(".")[:2]])
 
 HELLO = 1
@@ -42,6 +44,7 @@ BEAT = 8
 RESYNC = 9
 NEXT = 10
 BYE = 11
+PLAYED = 12
 
 RESYNC_MS = 1000  # a guest asks for the state at most this often
 BEAT_MS = 250     # how often the host says hello and each guest answers

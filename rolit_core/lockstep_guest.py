@@ -1,9 +1,15 @@
 """A guest's side of a linked game (:mod:`rolit_core.lockstep`): it hears a host, asks for a
-seat, sends its player's moves and plays every move the host sends with its own rules core."""
+seat, sends its player's moves and plays every move the host sends with its own rules core.
+
+A move another guest's player chose is played here as soon as its PLAYED passes (the ring need
+not carry it to the host and back): checked by this core, from the handheld whose seat is to move,
+at this very ply. The host's MOVE then confirms it; a MOVE for that ply with another move or
+position, or a host that has not caught up within ``RESYNC_MS``, is a desync like any other.
+"""
 
 from .lockstep_base import (BEAT, BYE, ENDED, HELLO, ILLEGAL, JOIN, LOBBY, LOST, LOST_MS, MOVE,
-                            NEXT, NO, NOT_YOUR_TURN, OTHER_VERSION, PAUSED, PLAYING, REASONS,
-                            REFUSED, REFUSED_PHASE, RESYNC, RESYNC_MS, SEARCHING, SEAT, SENT,
+                            NEXT, NO, NOT_YOUR_TURN, OTHER_VERSION, PAUSED, PLAYED, PLAYING,
+                            REASONS, REFUSED, REFUSED_PHASE, RESYNC, RESYNC_MS, SEARCHING, SEAT, SENT,
                             STATE, TRY, Session, position_check, read_state)
 from .vocab import ticks_diff
 
@@ -23,6 +29,7 @@ class Guest(Session):
         self._parts = []
         self._asked = None        # when a resync was last asked for
         self._tried = None        # (round, ply) of a move sent and not yet answered
+        self._early = None        # (round, ply, ms) of a PLAYED move the host has not confirmed
         self._now = 0
 
     def join(self):
@@ -62,7 +69,9 @@ class Guest(Session):
             return REASONS[SENT]
         if not game.is_legal(cell):
             return REASONS[ILLEGAL]
-        self.link.send(0, TRY, bytes((self.match.round, ply >> 8, ply & 0xFF, cell)))
+        move = bytes((self.match.round, ply >> 8, ply & 0xFF, cell))
+        self.link.send(0, TRY, move)
+        self.link.broadcast(PLAYED, move)
         self._tried = (self.match.round, ply)
         return None
 
@@ -70,6 +79,8 @@ class Guest(Session):
         kind = message.kind
         payload = message.payload
         if message.source != 0:
+            if kind == PLAYED:
+                self._played(message.source, payload, now)
             return
         if kind == HELLO:
             self._hello(message, payload)
@@ -131,7 +142,12 @@ class Guest(Session):
             if mine[:3] == theirs[:3] and mine[3:5] != theirs[3:5]:
                 self._resync()
             elif mine[0] > theirs[0] or (mine[0] == theirs[0] and mine[1:3] > theirs[1:3]):
-                self._resync()
+                # Ahead: only a PLAYED move the host has yet to read may put us there.
+                early = self._early
+                if (early is None or early[:2] != self._ply_before() or early[:2] != (
+                        theirs[0], theirs[1] << 8 | theirs[2])
+                        or ticks_diff(self._now, early[2]) >= RESYNC_MS):
+                    self._resync()
 
     def _state(self, payload):
         if len(payload) < 2 or payload[1] == 0 or payload[0] >= payload[1]:
@@ -160,8 +176,28 @@ class Guest(Session):
         self.first = first
         self.time_limit = time_limit
         self.hints = hints
+        self._early = None
         self.events.append(("state", None))
         self._set_phase(PLAYING)
+
+    def _ply_before(self):
+        # (round, ply) of the position before the last move of this round
+        return (self.match.round, len(self.match.game.board._moves) - 1)
+
+    def _played(self, source, payload, now):
+        # Another guest's move, passing by on its way to the host (see the module docstring).
+        match = self.match
+        if (len(payload) < 4 or self.phase != PLAYING or match is None
+                or source == self.link.node):
+            return
+        seat = self.seat_to_move()
+        ply = payload[1] << 8 | payload[2]
+        if (seat is None or self.nodes[seat] != source or payload[0] != match.round
+                or ply != len(match.game.board._moves) or not match.game.is_legal(payload[3])):
+            return  # not this ply's move, or not from its mover: the host's MOVE will tell
+        self._play_here(payload[3])
+        self._early = (match.round, ply, now)
+        self.events.append(("move", payload[3]))
 
     def _move(self, payload, now):
         if len(payload) < 6 or self.match is None:
@@ -171,7 +207,13 @@ class Guest(Session):
         ply = payload[1] << 8 | payload[2]
         mine = len(game.board._moves)
         if payload[0] == match.round and ply < mine:
-            return  # one we have: a state came meanwhile
+            if ply == mine - 1:
+                # The host's word on our last move (played early, or a state came meanwhile)
+                self._early = None
+                if (game.board._moves[ply] >> 3 != payload[3]
+                        or position_check(match) != (payload[4] << 8 | payload[5])):
+                    self._resync()
+            return
         if payload[0] != match.round or ply != mine or not game.is_legal(payload[3]):
             self._resync()
             return

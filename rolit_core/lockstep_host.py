@@ -32,7 +32,7 @@ class Host(Session):
         self.ring = 0             # nodes on the ring, counted when its HELLO comes back
         self.lost = []            # seated nodes not heard for LOST_MS
         self._refused = []
-        self._behind = [None] * MAX_NODES  # per node, the summary of a beat that was behind
+        self._behind = [None] * MAX_NODES  # per node, the summary of a beat a move or more away
 
     def seated(self):
         """True when every linked seat has a handheld."""
@@ -223,10 +223,12 @@ class Host(Session):
         if theirs == mine:
             self._behind[node] = None
             return
-        if theirs[:3] < mine[:3] and self._behind[node] != theirs:
+        if theirs[:3] != mine[:3] and self._behind[node] != theirs:
             # Behind, with nothing on its way: the beat may have left before the last move
-            # came, and that move's acknowledgement have been read with it. Still there at
-            # its next beat, it missed a move. (Ahead, or another position: it disagrees.)
+            # came, and that move's acknowledgement have been read with it. Ahead: it played
+            # a guest's PLAYED move whose TRY is still on its way here. Still so at its next
+            # beat, it missed a move or played one this host refused. (Another position at
+            # the same ply: it disagrees.)
             self._behind[node] = theirs
             return
         self._behind[node] = None

@@ -392,6 +392,141 @@ def test_a_guest_heard_a_move_behind_with_its_acknowledgement_is_not_sent_the_st
     assert sent == [1]
 
 
+def _node_one_to_move(seed=5):
+    # Four seats on a ring of four, play going on until the seat of node 1 (the first guest
+    # after the host) is to move, every board caught up and every move acknowledged.
+    table = Table(4, 3, seed=seed)
+    table.seat_everyone()
+    mover = table.guests[0]
+    for _ in range(200):
+        table.step(play=False)
+        settled = table.caught_up() and not any(
+            table.host.link.pending(node) for node in (1, 2, 3))
+        if settled and table.host.seat_to_move() == mover.seat:
+            return table, mover
+        if settled:
+            table._play()
+    raise AssertionError("node 1's seat never came to move")
+
+
+def test_a_guests_move_is_on_every_other_guest_before_the_host_sends_it_on():
+    # The mover's PLAYED goes round the ring with its TRY: the guests after it play it as it
+    # passes, without waiting for the host's MOVE (with the host's TX cut, none can come).
+    table, mover = _node_one_to_move()
+    sent = []
+    table.host._send_state = sent.append
+    cell = mover.match.game.legal_moves()[0]
+    table.ring.cut(0)
+    assert mover.play(cell) is None
+    for _ in range(30):
+        table.step(play=False)
+    assert table.match.game.moves[-1] == cell
+    for guest in table.guests[1:]:
+        assert guest.match.game.moves == table.match.game.moves
+        assert position_check(guest.match) == position_check(table.match)
+    assert mover.match.game.moves != table.match.game.moves  # its MOVE is behind the cut
+    table.ring.cut(0, False)
+    for _ in range(100):
+        table.step(play=False)
+    assert table.caught_up() and sent == []
+
+
+def _forged_played(table, source, cell):
+    match = table.match
+    ply = len(match.game.board.moves)
+    return frame(lockstep.PLAYED, source, 15, payload=bytes((match.round, ply >> 8, ply & 0xFF,
+                                                               cell)))
+
+
+def test_a_played_move_the_host_never_confirms_is_undone_by_a_resync():
+    table, mover = _node_one_to_move(seed=6)
+    before = list(table.match.game.moves)
+    cell = mover.match.game.legal_moves()[0]
+    # As if node 1 sent it, on the wire to node 2: the host never gets a TRY for it.
+    table.ring.wires[1].write(_forged_played(table, 1, cell), table.ring.now)
+    for _ in range(10):
+        table.step(play=False)
+    assert [guest.match.game.moves[-1:] for guest in table.guests[1:]] == [[cell], [cell]]
+    for _ in range(250):
+        table.step(play=False)
+    assert table.match.game.moves == before
+    assert table.caught_up()
+    assert mover.play(cell) is None  # and the real move goes on as ever
+    for _ in range(50):
+        table.step(play=False)
+    assert table.match.game.moves == before + [cell] and table.caught_up()
+
+
+def test_a_played_move_the_host_answers_with_another_is_put_right_by_that_move_alone():
+    # A guest that played a PLAYED move early checks the host's MOVE for that ply: another
+    # move there is a desync, found at once, without waiting for the beats to disagree.
+    table, mover = _node_one_to_move(seed=6)
+    forged, real = mover.match.game.legal_moves()[:2]
+    for session in table.sessions:  # no beats from here on: the MOVE is all there is
+        session._beat_at = table.ring.now + 100000
+    table.ring.wires[1].write(_forged_played(table, 1, forged), table.ring.now)
+    for _ in range(10):
+        table.step(play=False)
+    assert [guest.match.game.moves[-1] for guest in table.guests[1:]] == [forged, forged]
+    assert mover.play(real) is None
+    for _ in range(60):
+        table.step(play=False)
+    assert table.match.game.moves[-1] == real
+    assert table.caught_up()
+
+
+def test_guests_ahead_by_a_played_move_wait_for_the_host_to_read_its_try():
+    # With the wire into the host cut, the mover's TRY waits while its PLAYED is on the
+    # guests after it, and the host's hellos say it is a ply behind them: no desync, just a
+    # move on its way. Wired again, the TRY arrives and no one is sent the state.
+    table, mover = _node_one_to_move(seed=8)
+    sent = []
+    table.host._send_state = sent.append
+    cell = mover.match.game.legal_moves()[0]
+    table.ring.cut(3)
+    assert mover.play(cell) is None
+    for _ in range(60):  # 600 ms: hellos come, the TRY does not
+        table.step(play=False)
+    assert table.match.game.moves[-1:] != [cell]
+    assert [guest.match.game.moves[-1] for guest in table.guests[1:]] == [cell, cell]
+    table.ring.cut(3, False)
+    for _ in range(60):
+        table.step(play=False)
+    assert table.match.game.moves[-1] == cell and table.caught_up()
+    assert sent == []
+
+
+def test_the_host_gives_a_guest_a_move_ahead_one_beat_before_it_sends_the_state():
+    table, mover = _node_one_to_move(seed=8)
+    sent = []
+    host = table.host
+    host._send_state = sent.append
+    ahead = Match(1, 4, 8, seed=8)
+    for cell in table.match.game.moves + [table.match.game.legal_moves()[0]]:
+        ahead.game.play(cell)
+    ply = len(ahead.game.board.moves)
+    check = position_check(ahead)
+    beat = bytes((1, ply >> 8, ply & 0xFF, check >> 8, check & 0xFF))
+    now = table.ring.now
+    host.link.feed(frame(lockstep.BEAT, 3, 0, payload=beat, ack=host.link._ack_for(3)), now)
+    host.update(now)
+    assert sent == []
+    host.link.feed(frame(lockstep.BEAT, 3, 0, payload=beat, ack=host.link._ack_for(3)),
+                   now + BEAT_MS)
+    host.update(now + BEAT_MS)
+    assert sent == [3]
+
+
+def test_a_played_move_from_a_handheld_whose_seat_is_not_to_move_is_ignored():
+    table, mover = _node_one_to_move(seed=7)
+    before = list(table.match.game.moves)
+    cell = mover.match.game.legal_moves()[0]
+    table.ring.wires[2].write(_forged_played(table, 2, cell), table.ring.now)
+    for _ in range(10):
+        table.step(play=False)
+    assert [guest.match.game.moves for guest in table.guests] == [before] * 3
+
+
 def test_the_host_makes_the_state_once_for_every_guest_when_play_begins(monkeypatch):
     # Each making of it compiles the save format's code on a board running from source: once
     # for three guests, not three times, in the frame that begins the game.

@@ -32,7 +32,8 @@ from .vocab import HUMAN, LINKED, seating
 
 # Only a linked game uses them (rolit_core.lifetime.forget forgets them with this module): the
 # protocol's shared part and the one role's module loaded with it (App.linked_code).
-USED_ONCE = ("rolit_core.lockstep_base", "rolit_core.lockstep_host", "rolit_core.lockstep_guest")
+USED_ONCE = ("rolit_core.lockstep_base", "rolit_core.lockstep_host", "rolit_core.lockstep_guest",
+             "rolit_core.matchbytes")
 
 WAIT = 3              # a play phase: another handheld's seat is to move, or our move is on its way
 LOST_BLINK_MS = 250   # "link lost": red marches round the border this fast

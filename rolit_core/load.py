@@ -6,13 +6,15 @@ resumes its saved game with :func:`boot`, so a board does not keep its code whil
 """
 
 from .events import CUE_ERROR
-from .game import Match
 from .lifetime import use_once
+from .matchbytes import decode_match, encode_match, replay_match  # noqa: F401 (tools use them)
 from .save import (_EXTRA_SIZE, GUEST, HOST, LINK_SIZE, MAGIC, SETTINGS_SIZE, VERSION, VERSIONS,
-                   SaveError, _frame,
-                   _put_cells, _put_match, _seal, crc16)
+                   SaveError, _frame, _seal, crc16)
 from .vocab import SAVED_KINDS as KINDS
 from .vocab import HUMAN, LINKED, TIE_RULES, TIME_LIMITS, seating
+
+# The match's bytes are read at boot, and while a linked game is played (rolit_core.linked).
+USED_ONCE = ("rolit_core.matchbytes",)
 
 
 def resume(app, data):
@@ -108,59 +110,6 @@ def unpack_version(data):
     return data[2], bytes(data[5:size + 5])
 
 
-def encode_match(session):
-    """Bytes for a ``session`` tuple: (players, kinds, size, teams, tie, rounds, time_limit,
-    hints, first, rounds_moves) where ``kinds`` are 4 ints and ``rounds_moves`` a list of cell
-    lists, one per round begun."""
-    rounds_moves = session[9]
-    length = 14
-    for moves in rounds_moves:
-        length += 1 + len(moves)
-    data = bytearray(length)
-    at = _put_match(data, 0, session, len(rounds_moves))
-    for moves in rounds_moves:
-        at = _put_cells(data, at, moves, 0)
-    return bytes(data)
-
-
-def decode_match(data):
-    """The ``session`` tuple of ``encode_match``; raises ``SaveError`` on a bad value."""
-    if len(data) < 15:
-        raise SaveError("saved match is too short")
-    players = data[0]
-    kinds = (data[1], data[2], data[3], data[4])
-    size = data[5]
-    teams = data[6]
-    tie = data[7]
-    rounds = data[8]
-    time_limit = data[9] << 8 | data[10]
-    hints = data[11]
-    first = data[12]
-    count = data[13]
-    if (not 1 <= players <= 4 or size not in (4, 6, 8) or teams > 1 or tie > 1
-            or not 1 <= rounds <= 99 or hints > 1 or not 1 <= first <= 4
-            or not 1 <= count <= rounds or time_limit > 3600):
-        raise SaveError("saved match has a value out of range")
-    for kind in kinds:
-        if kind >= len(KINDS):
-            raise SaveError("saved match has an unknown seat kind")
-    at = 14
-    rounds_moves = []
-    for _ in range(count):
-        if at >= len(data):
-            raise SaveError("saved match is cut short")
-        n = data[at]
-        at += 1
-        if at + n > len(data) or n > size * size:
-            raise SaveError("saved match is cut short")
-        rounds_moves.append(list(data[at:at + n]))
-        at += n
-    if at != len(data):
-        raise SaveError("saved match has extra bytes")
-    return (players, kinds, size, bool(teams), tie, rounds, time_limit, bool(hints), first,
-            rounds_moves)
-
-
 def decode(data, settings):
     """Check stored ``data``, set ``settings`` from it and return the saved match as
     ``(match, kinds, time_limit, hints, history)``, or None if none was in progress. Raises
@@ -235,22 +184,6 @@ def _decode_link(data):
             raise SaveError("saved link has a node out of range")
         nodes.append(None if node == 255 else node)
     return role, data[1] << 8 | data[2], seat, tuple(nodes)
-
-
-def replay_match(session):
-    """The ``Match`` of a ``decode_match`` tuple, every move replayed through the rules; raises
-    ``SaveError`` (or ``IllegalMove``, a ``ValueError``) if a move is illegal or an earlier
-    round unfinished."""
-    players, _, size, teams, tie, rounds, _, _, first, rounds_moves = session
-    match = Match(rounds, players, size, teams, TIE_RULES[tie], first, 0)
-    for index in range(len(rounds_moves)):
-        if index:
-            match.next_round()
-        for cell in rounds_moves[index]:
-            match.game.play(cell)
-        if index < len(rounds_moves) - 1 and not match.game.over:
-            raise SaveError("an earlier round is not finished")
-    return match
 
 
 def settings_from_bytes(settings, data):

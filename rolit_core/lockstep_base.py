@@ -25,8 +25,8 @@ Messages (kind: payload; docs/link.md):
 """
 
 from . import __version__
-from .lifetime import use_once
 from .link import MAX_NODES
+from .matchbytes import decode_match, encode_match, replay_match
 from .save import crc16
 from .vocab import ticks_diff
 
@@ -85,15 +85,11 @@ def position_check(match):
 
 def state_bytes(session, nodes, match, kinds, history, first, time_limit=0, hints=False):
     """The whole linked game as bytes: the ``session`` number, each seat's node, and the match
-    in the save format's layout (:func:`rolit_core.load.encode_match`): its seat ``kinds``
+    in the save format's layout (:func:`rolit_core.matchbytes.encode_match`): its seat ``kinds``
     (names), the moves of its finished rounds (``history``), round 1's ``first`` colour."""
     from .save import KINDS, TIES
 
     numbers = [KINDS.index(kind) for kind in kinds]
-    # The save's reader is needed only for a state now and then: not kept between them.
-    with use_once("rolit_core.load") as load:
-        encode_match = load.encode_match
-    del load
     data = encode_match((match.players, numbers + [0] * (4 - len(numbers)), match.size,
                          match.teams, TIES.index(match.tie), match.rounds, time_limit, hints,
                          first, list(history) + [match.game.moves]))
@@ -111,10 +107,6 @@ def read_state(data):
     the rules)."""
     from .save import KINDS
 
-    with use_once("rolit_core.load") as load:
-        decode_match = load.decode_match
-        replay_match = load.replay_match
-    del load
     if len(data) < 6:
         raise ValueError("linked state is too short")
     session = data[0] << 8 | data[1]

@@ -131,8 +131,7 @@ class Host(Session):
         self._send_states((node,))
 
     def _send_states(self, nodes):
-        # The state is the same for every guest: made once (on a board compiling from source,
-        # making it compiles the save format's code, a frame's worth of time each time).
+        # The state is the same for every guest: made once, in the frame that needs it.
         if not nodes:
             return
         data = state_bytes(self.session, self.nodes, self.match, self.kinds, self.history,

@@ -482,7 +482,8 @@ def linked_modules():
     import sys
 
     return sorted(name for name in sys.modules
-                  if name.startswith("rolit_core.lockstep") or name == "rolit_core.linked")
+                  if name.startswith("rolit_core.lockstep")
+                  or name in ("rolit_core.linked", "rolit_core.matchbytes"))
 
 
 def forget_linked_modules():
@@ -513,7 +514,7 @@ def test_a_local_game_holds_no_linked_code_and_a_linked_game_leaves_none_when_it
     assert table.run(3000, lambda: all(app.mode == "play" for app in table.apps))
     code = [weakref.ref(type(app.play)) for app in table.apps]
     for name in ("rolit_core.lockstep_base", "rolit_core.lockstep_host",
-                 "rolit_core.lockstep_guest"):
+                 "rolit_core.lockstep_guest", "rolit_core.matchbytes"):
         code.append(weakref.ref(sys.modules[name]))
     assert type(table.apps[0].play).__name__ == "LinkedPlay"
     table.apps[0].quit()
@@ -538,7 +539,8 @@ def test_a_handheld_loads_only_its_own_roles_side_of_the_protocol(role):
         table.join(0)
         mine, other = "rolit_core.lockstep_guest", "rolit_core.lockstep_host"
     table.run(500)
-    assert linked_modules() == sorted(["rolit_core.linked", "rolit_core.lockstep_base", mine])
+    assert linked_modules() == sorted(["rolit_core.linked", "rolit_core.lockstep_base", mine,
+                                       "rolit_core.matchbytes"])
     assert other not in linked_modules()
     table.apps[0].linked.quit()
     assert linked_modules() == []

@@ -528,8 +528,7 @@ def test_a_played_move_from_a_handheld_whose_seat_is_not_to_move_is_ignored():
 
 
 def test_the_host_makes_the_state_once_for_every_guest_when_play_begins(monkeypatch):
-    # Each making of it compiles the save format's code on a board running from source: once
-    # for three guests, not three times, in the frame that begins the game.
+    # Once for three guests, not three times, in the frame that begins the game.
     table = Table(4, 3, seed=5)
     made = []
     # The globals of the Host in play (a linked app game forgets and reloads the module).

@@ -93,14 +93,20 @@ class Session:
             if cable is not None:
                 cable.pump(app.link, now)  # the other handhelds' bytes in, ours out
             frame = app.update(now, handheld.poll(now, app))
-            if cable is not None and app.link.waiting_output():
-                # What this update said (a move, its answer) goes now, not a frame later: each
-                # message on its way round the ring would wait a frame at every handheld.
+            # With a cable, a pump after each long part of the frame (the update, the LEDs, a
+            # collection): what the update said (a move, its answer) goes now, not a frame
+            # later, and a message on its way round the ring waits a part of a frame at each
+            # handheld, not a whole one.
+            if cable is not None:
                 cable.pump(app.link, ticks_ms())
             handheld.show(frame)
+            if cable is not None:
+                cable.pump(app.link, ticks_ms())
             handheld.sound(app.cues, now)
             self.log.update(app)
             pacing.after(app)  # collects if due
+            if cable is not None:
+                cable.pump(app.link, ticks_ms())
             if app.save_failures != self._failures:
                 # every failed save gets a line (the matrix blinks its corners red as well)
                 self._failures = app.save_failures

@@ -272,15 +272,15 @@ class LinkedApp:
         return [(0, 0, 0)] * 64
 
 
-def run_linked_session(app, cable, frame_ms, frames):
+def run_linked_session(app, cable, frame_ms, frames, show=lambda frame: None):
     """code.py's frame loop (hardware.main.Session) for ``frames`` frames, the handheld doubles
-    giving it ``cable``."""
+    giving it ``cable`` (and ``show``, its LEDs)."""
     from types import SimpleNamespace
 
     from hardware.main import Session
 
     handheld = SimpleNamespace(cable=cable, storage=SimpleNamespace(error=None),
-                               poll=lambda now, app: [], show=lambda frame: None,
+                               poll=lambda now, app: [], show=show,
                                sound=lambda cues, now: None)
     Session(SimpleNamespace(frame_ms=frame_ms, max_frames=frames), handheld).run(app)
 
@@ -288,19 +288,23 @@ def run_linked_session(app, cable, frame_ms, frames):
 def test_what_an_update_says_on_the_link_is_written_in_the_same_frame():
     # A move (or the host's answer to one) made in an update goes on the cable before the frame
     # ends: left for the next frame's pump, it would wait a frame at each handheld round the
-    # ring. A frame whose update said nothing pumps once.
-    pumps = []
+    # ring. So do frames passing by: the cable is pumped after each long part of a frame.
+    seen = []
 
     class Cable:
         def pump(self, link, now):
-            pumps.append((app.frames, bytes(link.output())))
+            seen.append(("pump", app.frames, bytes(link.output())))
 
     app = LinkedApp(said=lambda n: b"move" if n == 2 else b"")
-    run_linked_session(app, Cable(), 0, 3)
-    # before each update (the frames played so far), and again right after update 2
-    assert [frame for frame, _ in pumps] == [0, 1, 2, 2]
-    assert b"move" in pumps[2][1]  # written in frame 2 itself
-    assert [data for _, data in pumps if data] == [pumps[2][1]]
+    run_linked_session(app, Cable(), 0, 3, show=lambda frame: seen.append(("show", app.frames)))
+    # each frame: before the update, after it, after the LEDs, after the collection
+    assert [step[:2] for step in seen] == [
+        ("pump", 0), ("pump", 1), ("show", 1), ("pump", 1), ("pump", 1),
+        ("pump", 1), ("pump", 2), ("show", 2), ("pump", 2), ("pump", 2),
+        ("pump", 2), ("pump", 3), ("show", 3), ("pump", 3), ("pump", 3)]
+    written = [step for step in seen if step[0] == "pump" and step[2]]
+    assert len(written) == 1 and b"move" in written[0][2]
+    assert seen.index(written[0]) == 6  # right after update 2, before its LEDs
 
 
 def test_while_a_frame_waits_out_its_time_the_cable_passes_frames_on(monkeypatch):
@@ -320,5 +324,6 @@ def test_while_a_frame_waits_out_its_time_the_cable_passes_frames_on(monkeypatch
             pumps.append(now)
 
     run_linked_session(LinkedApp(clock=clock, took=3), Cable(), 20, 2)  # updates of 3 ms
-    # each 20 ms frame: the pump before the update, then every 4 ms of the 17 ms left
-    assert pumps == [0, 7, 11, 15, 19, 20, 20, 27, 31, 35, 39, 40]
+    # each 20 ms frame: the pumps before the update and after its parts, then every 4 ms of
+    # the 17 ms left
+    assert pumps == [0, 3, 3, 3, 7, 11, 15, 19, 20, 20, 23, 23, 23, 27, 31, 35, 39, 40]

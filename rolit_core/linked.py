@@ -140,6 +140,7 @@ class LinkedGame:
         self.seat = None  # a guest's seat, once it has one
         self.note = ""
         self.lost_t = 0
+        self.save_due = False  # a state taken: saved in the next update, not the one taking it
         session.apply = app.play.show_linked
 
     @property
@@ -187,6 +188,10 @@ class LinkedGame:
     def update(self, now):
         """The link's news since the last frame, acted on (the app calls this each update)."""
         session = self.session
+        if self.save_due:
+            # The frame that took the whole state (and began the game) had enough to do.
+            self.save_due = False
+            self.app.save()
         session.update(now)
         for kind, value in session.take_events():
             self._event(kind, value)
@@ -227,7 +232,7 @@ class LinkedGame:
         app.begin_match(match, guest_kinds(match.players, match.teams, self.seat),
                         session.time_limit, session.hints, session.first, session.history,
                         not match.game.board.moves)
-        app.save()
+        self.save_due = True
 
     def _next_round(self):
         # A guest: the host began the next round (the session has begun it on the match).

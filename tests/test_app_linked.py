@@ -370,11 +370,28 @@ def test_a_linked_save_round_trips_and_a_bad_link_part_is_refused():
         decode_state(pack(unpack(bytes(bad))), Settings())
 
 
+def test_a_guest_saves_the_state_it_took_in_the_next_frame():
+    # Taking the whole state (decoding it, replaying its moves, the board screen) fills the
+    # frame that begins the game on a board; the save, a flash write, waits one frame.
+    table = Table(2, seed=12)
+    table.host()
+    table.join(1)
+    guest = table.apps[1]
+    assert table.run(3000, lambda: guest.mode == "play")
+    saves = guest.saves
+    assert guest.linked.save_due
+    table.step()
+    assert guest.saves == saves + 1 and not guest.linked.save_due
+    alone = App(storage=table.stores[1], seed=1)
+    assert alone.mode == "play"
+
+
 def test_a_linked_save_resumes_as_a_local_game_on_a_handheld_without_a_link():
     table = Table(2, seed=12)
     table.host()
     table.join(1)
     table.run(3000, lambda: all(app.mode == "play" for app in table.apps))
+    table.run(20)  # the guest saves the state it took in the frame after
     alone = App(storage=table.stores[1], seed=1)
     assert alone.mode == "play" and alone.linked is None
     assert set(alone.kinds) == {"human"}

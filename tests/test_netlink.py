@@ -911,3 +911,120 @@ def test_the_simulators_frame_sends_what_its_update_said_in_the_same_frame():
     app.update = update
     device.update(20)
     assert [now for now, _ in pumps] == [0, 20, 20] and b"move" in pumps[-1][1]
+
+
+class CableSeat:
+    """A handheld on a cable into the hub (a serial port, an emulated chip's UART): its link,
+    its guest, and the two directions of the wire (``tests/link_wire.Wire``, ``faults`` on
+    both). ``hub_end`` is what the hub pumps (:meth:`NetHost.add_cable`), ``cable`` the
+    handheld's own pump."""
+
+    def __init__(self, table, faults=None, seed=0):
+        from link_wire import Wire
+        from rolit_core.rng import Random
+
+        rng = Random(seed)
+        self.table = table
+        self.to_hub = Wire(rng, faults)
+        self.to_handheld = Wire(rng, faults)
+        self.link = Link()
+        self.guest = Guest(self.link)
+        self.guest.join()
+        self.cable = self
+        self.hub_end = _HubSideOfCable(self)
+        self.closed = False
+
+    def pump(self, link, now):
+        link.feed(self.to_handheld.read(now), now)
+        self.to_hub.write(link.output(), now)
+
+    def close(self):
+        self.closed = True
+
+
+class _HubSideOfCable:
+    def __init__(self, seat):
+        self.seat = seat
+
+    def pump(self, end, now):
+        end.feed(self.seat.to_hub.read(now), now)
+        self.seat.to_handheld.write(end.output(), now)
+
+    def close(self):
+        self.seat.closed = True
+
+
+def _mixed_table(tables, monkeypatch, faults=None, page=True, seed=21):
+    # The host, a handheld on a cable, a simulator over TCP and (``page``) a page over
+    # WebSocket: every kind of seat the hub takes, in one game.
+    monkeypatch.setattr(hub_module, "SILENT_MS", 600000)  # see the browser test above
+    table = tables(4 if page else 3, 1, seed=seed)
+    handheld = CableSeat(table, faults, seed)
+    assert table.hub.add_cable(handheld.hub_end, "a test's cable", table.now) == 1
+    table.seats.append(handheld)
+    if page:
+        table.seats.append(WsSeat(table))
+    return table, handheld
+
+
+def test_a_handheld_on_a_cable_a_simulator_and_a_page_play_one_game_to_the_end(tables,
+                                                                                 monkeypatch):
+    table, handheld = _mixed_table(tables, monkeypatch)
+    table.seat_everyone(limit=3000)
+    kinds = sorted([kind for _, _, kind in table.hub.joiners()])
+    assert kinds == ["cable", "tcp", "ws"]
+    assert 1 in table.host.nodes  # the handheld holds a seat
+    table.run(limit=40000)
+    table.assert_same_boards()
+    assert handheld.link.node == 1 and handheld.guest.seat == table.host.nodes.index(1)
+    table.close()
+    assert handheld.closed  # the hub lets its cables go when it closes
+
+
+def test_a_noisy_cable_into_the_hub_is_put_right_and_the_handheld_stays(tables, monkeypatch):
+    noisy = {"drop": 0.05, "dup": 0.05, "flip": 0.1, "extra": 0.05, "delay": 0.1}
+    table, handheld = _mixed_table(tables, monkeypatch, noisy, page=False, seed=23)
+    table.seat_everyone(limit=3000)
+    table.run(limit=60000)
+    table.assert_same_boards()
+    assert handheld.link.bad_frames > 0  # the noise reached it, and was put right
+    assert [node for node, _, kind in table.hub.joiners() if kind == "cable"] == [1]
+
+
+def test_hostile_bytes_on_a_cable_never_change_the_board_nor_lose_the_handheld(tables,
+                                                                                 monkeypatch):
+    table, handheld = _mixed_table(tables, monkeypatch, page=False, seed=25)
+    table.seat_everyone(limit=3000)
+    for _ in range(100):
+        table.step()
+    table.hold_guest = True
+    for _ in range(100):  # what was on its way arrives
+        table.step(play=False)
+    rng = random.Random(5)
+    before = (position_check(table.match), list(table.match.game.moves))
+    for _ in range(400):
+        junk = bytes(rng.getrandbits(8) for _ in range(rng.randrange(1, 120)))
+        if rng.random() < 0.5:  # or well-made frames in another's name
+            junk = frame(rng.randrange(1, 32), rng.choice([0, 2, 3]), rng.choice([0, 15]),
+                         rng.randrange(256), rng.randrange(256),
+                         bytes(rng.getrandbits(8) for _ in range(rng.randrange(20))))
+        handheld.to_hub.write(junk, table.now)
+        table.step(play=False)
+    assert (position_check(table.match), list(table.match.game.moves)) == before
+    assert [node for node, _, kind in table.hub.joiners() if kind == "cable"] == [1]
+    assert table.hub.cable_noise > 0  # counted, and the handheld kept its place
+    assert not [line for line in table.log if "left" in line], table.log
+    table.hold_guest = False
+    table.run(limit=40000)
+    table.assert_same_boards()
+
+
+def test_a_cable_holds_its_place_against_a_joiner_asking_for_it(tables, monkeypatch):
+    table, handheld = _mixed_table(tables, monkeypatch, page=False, seed=27)
+    words = table.hub._place_for(1, table.now + 60000)[1]
+    assert words == "node 1 is a handheld on a cable"
+    taken = [node for node in range(1, 4) if table.hub._places[node] is not None]
+    for name in range(3 - len(taken)):
+        table.hub.add_cable(_HubSideOfCable(handheld), "cable %d" % name, table.now)
+    with pytest.raises(NetError, match="the game is full"):
+        table.hub.add_cable(_HubSideOfCable(handheld), "one cable too many", table.now)

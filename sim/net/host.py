@@ -21,6 +21,13 @@ as its HELLO tells it: one holding no seat while the lobby has a seat open, else
 holds a seat (so it takes over the seat of a player who left: the host sees that node join
 again and sends it the state).
 
+A handheld on a cable takes a place too (:meth:`NetHost.add_cable`): a serial port to a
+handheld's USB data channel or to a USB-serial adapter on its link pins (``sim.net.serial``),
+or an emulated chip's UART (``sim.net.emulated.ChipCable``). It is one more node of the ring,
+its frames checked as a socket's, but with no greeting, and it is never dropped: a cable's
+noise is only counted, and its silence is the protocol's "link lost". So one game mixes
+handhelds, emulated chips, simulators and pages, up to four seats.
+
 Everything from a socket is hostile. The hub reads whole frames only, checks each as the link
 would, and delivers only those sent by the node in that place; one it passes on must have the
 hops left that its source gives it, and goes no further. A peer that sends more than ``RATE``
@@ -96,6 +103,29 @@ class _Peer:
         self.bad_at = now
 
 
+class _CableEnd:
+    # What a cable (anything with ``pump(link, now)``, as hardware.uartlink.UartLink) sees of
+    # the hub: a link to feed the handheld's bytes to and take the bytes for it from.
+    def __init__(self, hub, peer):
+        self._hub = hub
+        self._peer = peer
+
+    def feed(self, data, now):
+        peer = self._peer
+        if data and peer.place is not None:
+            peer.last_in = now
+            self._hub._frames(peer, bytes(data), now)
+
+    def output(self, limit=OUT_LIMIT):
+        out = self._peer.out
+        taken = bytes(out[:limit])
+        del out[:limit]
+        return taken
+
+    def waiting_output(self):
+        return len(self._peer.out)
+
+
 class NetHost:
     """The hub on ``port`` (0: any free one) of ``address`` ("" for every address of this
     machine, "127.0.0.1" for this machine only). ``web``: the folder of the web edition served
@@ -126,6 +156,8 @@ class NetHost:
         self._seats = None                       # the node of each seat, as the host said
         self.log = []                            # lines for the user: who joined, who was dropped
         self.dropped = 0
+        self._cables = []                        # the places' peers that are cables
+        self.cable_noise = 0                     # bad frames from cables, past BAD_LIMIT
 
     # -- what the user sees -----------------------------------------------------------------
 
@@ -147,9 +179,28 @@ class NetHost:
                            "joiners": len(self.joiners()), "places": PLACES})
 
     def joiners(self):
-        """``[(node, address, "tcp" or "ws")]`` of the joiners in the ring now."""
+        """``[(node, address, "tcp", "ws" or "cable")]`` of the joiners in the ring now."""
         return [(node, peer.address, peer.kind) for node, peer in enumerate(self._places)
                 if peer is not None and node]
+
+    def add_cable(self, cable, name, now=0):
+        """Give the handheld on ``cable`` (anything with ``pump(link, now)`` and ``close()``:
+        ``sim.net.serial.SerialLink``, ``sim.net.emulated.ChipCable``) the lowest free place,
+        for as long as the hub runs; ``name`` says where it is in the log and ``joiners()``.
+        Returns its node; raises :class:`NetError` when every place is taken."""
+        free = [node for node in range(1, PLACES + 1) if self._places[node] is None]
+        if not free:
+            raise NetError("no place left for the handheld on %s: the game is full" % name)
+        peer = _Peer(None, (name, 0), now)
+        peer.address = name
+        peer.kind = "cable"
+        peer.cable = cable
+        peer.end = _CableEnd(self, peer)
+        peer.place = free[0]
+        self._places[free[0]] = peer
+        self._cables.append(peer)
+        self.log.append("node %d: the handheld on %s" % (free[0], name))
+        return free[0]
 
     def take_log(self):
         """The lines logged since the last call."""
@@ -158,9 +209,11 @@ class NetHost:
         return lines
 
     def close(self):
-        """Close every connection and stop listening."""
+        """Close every connection and cable, and stop listening."""
         for peer in list(self._peers):
             self._close(peer)
+        for peer in self._cables:
+            peer.cable.close()
         self._selector.close()
         self._listener.close()
 
@@ -169,6 +222,8 @@ class NetHost:
     def pump(self, link, now):
         """Take new connections, read what came, deliver the ring's frames (``link``'s to the
         joiners, theirs to ``link`` and to each other), write what waits. Never blocks."""
+        for peer in self._cables:
+            peer.cable.pump(peer.end, now)
         for key, _ in self._selector.select(0):
             if key.data is None:
                 self._accept(now)
@@ -187,6 +242,8 @@ class NetHost:
         self._route(link, now)
         for peer in list(self._peers):
             self._write(peer)
+        for peer in self._cables:
+            peer.cable.pump(peer.end, now)  # what the ring said to it, on its way now
 
     def _route(self, link, now):
         size = self._top() + 1
@@ -341,6 +398,8 @@ class NetHost:
     def _place_for(self, wanted, now):
         if wanted is not None:
             holder = self._places[wanted]
+            if holder is not None and holder.kind == "cable":
+                return None, "node %d is a handheld on a cable" % wanted
             if holder is None or now - holder.last_in >= TAKEOVER_MS:
                 return wanted, None
             return None, "node %d is still linked from another connection" % wanted
@@ -389,6 +448,10 @@ class NetHost:
                 peer.bad_at = now
             peer.bad += 1
             if peer.bad > BAD_LIMIT:
+                if peer.kind == "cable":  # noise on a wire: counted, the handheld stays
+                    self.cable_noise += peer.bad
+                    peer.bad = 0
+                    continue
                 self._drop(peer, "sent bad frames")
                 return
 
@@ -403,6 +466,9 @@ class NetHost:
         else:
             peer.out += data
         if len(peer.out) > OUT_LIMIT:
+            if peer.kind == "cable":  # a cable that cannot take it: dropped, as on a full UART
+                del peer.out[:len(peer.out) - OUT_LIMIT]
+                return
             self._drop(peer, "does not read what is sent")
 
     def _write(self, peer):

@@ -61,6 +61,13 @@ def parse_join(text):
         raise argparse.ArgumentTypeError(str(error))
 
 
+def parse_cable(text):
+    """``--cable serial:PATH`` -> the port's path."""
+    if not text.startswith("serial:") or not text[len("serial:"):]:
+        raise argparse.ArgumentTypeError("--cable takes serial:PATH, like serial:/dev/ttyACM1")
+    return text[len("serial:"):]
+
+
 def _number(low, high, unit=""):
     """An argparse type: an integer from ``low`` to ``high``."""
     def parse(text):
@@ -137,6 +144,11 @@ def parser():
                              "serial port, where the menu hosts or joins; emulator: an emulated "
                              "Pico with the real firmware beside the simulator, linked by its "
                              "UART (python -m sim.emulate's)" % DEFAULT_PORT)
+    net.add_argument("--cable", type=parse_cable, action="append", default=[],
+                     metavar="serial:PATH",
+                     help="with --host: a handheld on a serial port (its USB data channel, or "
+                          "a USB-serial adapter on its link pins) takes a place in the game "
+                          "beside the joiners; give it once per handheld")
     p.add_argument("--seed", type=int, help="seed for the toss and the computer players")
     p.add_argument("--record", metavar="FILE",
                    help="write the game record to FILE (after every move and at the end); "
@@ -595,6 +607,9 @@ def check_distinct(args):
 def check_link_options(args):
     """``--host`` and ``--join`` play a linked game set up in the menu, by people: refuse in
     one line what cannot go with them."""
+    if args.cable and args.host is None:
+        _fail("--cable: a handheld on a cable takes a place in a game this simulator hosts: "
+              "give --host too (to join a handheld's game, --join serial:PATH)")
     if args.host is None and args.join is None:
         return
     flag = "--host" if args.host is not None else "--join"
@@ -614,6 +629,16 @@ def open_cable(args):
     try:
         if args.host is not None:
             cable = NetHost(args.host)
+            if len(args.cable) > 3:
+                cable.close()
+                raise NetError("--cable: at most 3 handhelds join a game (4 seats)")
+            for path in args.cable:
+                from .net.serial import SerialLink
+                try:
+                    cable.add_cable(SerialLink(path), path)
+                except NetError:
+                    cable.close()
+                    raise
             for line in cable.describe():
                 print(line)
             sys.stdout.flush()  # seen at once through a pipe too (a script waiting for it)

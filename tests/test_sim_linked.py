@@ -357,6 +357,10 @@ class PtyHandheld:
         if self.open and out:
             os.write(self.master, out)
 
+    def status(self):
+        from sim.device import describe
+        return describe(self.app)["status"]
+
     def unplug(self):
         self.open = False
         os.close(self.master)
@@ -393,6 +397,52 @@ def test_a_simulator_on_a_serial_port_plays_a_handhelds_linked_game_and_sees_the
 
 def test_a_serial_port_that_cannot_be_opened_is_one_line_and_exit_status_2():
     process = _run_sim(["--join", "serial:/dev/rolit-no-such-port"])
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 2
+    assert err == ("python -m sim: cannot open /dev/rolit-no-such-port: no such port (is the "
+                   "board plugged in?)\n")
+
+
+def test_a_hosting_simulator_seats_a_handheld_on_its_serial_port_beside_a_joiner(capsys):
+    # python -m sim --host 0 --cable serial:PATH: the handheld at the end of the serial line
+    # (a pseudo-terminal here) is a node of the hub's ring beside a simulator on TCP; all
+    # three play the round, set up from their menus, to the same end.
+    handheld = PtyHandheld()
+    host = Sim(["--host", "0", "--cable", "serial:" + handheld.path])
+    joiner = Sim(["--join", "127.0.0.1:%d" % host.cable.port])
+    table = Room([host, handheld, joiner])
+    try:
+        printed = capsys.readouterr().out
+        assert "node 1: the handheld on %s (it joins from its menu)" % handheld.path in printed
+        settings = host.app.settings
+        settings.players = 3
+        settings.seats[2] = "link"
+        settings.fix()
+        table.host_from_menu(0)
+        table.join_from_menu(1)
+        table.join_from_menu(2)
+        apps = [sim.app for sim in table.sims]
+        assert table.run(8000, lambda: all(app.mode == "play" for app in apps)), \
+            [app.mode for app in apps]
+        assert sorted(kind for _, _, kind in host.cable.joiners()) == ["cable", "tcp"]
+        assert handheld.app.link.node == 1
+        table.play_round(limit=6000)
+        boards = [list(app.play.game.board.moves) for app in apps]
+        assert boards[0] == boards[1] == boards[2] and apps[0].play.game.over
+    finally:
+        handheld.close()
+        joiner.cable.close()
+        host.cable.close()
+
+
+def test_cable_options_are_refused_in_one_line_when_they_cannot_be_used():
+    for argv, words in ((["--cable", "serial:/dev/null"], "give --host too"),
+                        (["--host", "0", "--cable", "/dev/ttyACM1"], "takes serial:PATH")):
+        with pytest.raises(SystemExit) as raised:
+            args = cli.parser().parse_args(argv)
+            cli.check_link_options(args)
+        assert raised.value.code != 0
+    process = _run_sim(["--host", "0", "--cable", "serial:/dev/rolit-no-such-port"])
     out, err = process.communicate(timeout=60)
     assert process.returncode == 2
     assert err == ("python -m sim: cannot open /dev/rolit-no-such-port: no such port (is the "

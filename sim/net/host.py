@@ -170,6 +170,9 @@ class NetHost:
         for name in names:
             if self.web is not None:
                 lines.append("  in a browser: http://%s:%d/" % (name, self.port))
+        for peer in self._cables:
+            lines.append("  node %d: the handheld on %s (it joins from its menu)"
+                         % (peer.place, peer.address))
         return lines
 
     def info(self):

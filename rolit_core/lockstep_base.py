@@ -13,7 +13,8 @@ Messages (kind: payload; docs/link.md):
     JOIN   guest -> host, every BEAT_MS until seated: protocol, game version (2)
     SEAT   host -> guest: the seat (0-3) and its first colour, or REFUSED and a reason code
     STATE  host -> guest: part, parts, then a share of session (2), nodes (4), match bytes
-    MOVE   host -> guests: round, ply (2), cell, checksum (2) of the position after it
+    MOVE   host -> each guest, and once to everyone: round, ply (2), cell, checksum (2) of the
+           position after it
     TRY    guest -> host: round, ply (2), cell: the guest's player chose this move
     NO     host -> guest: round, ply (2), reason code: that move was refused
     BEAT   guest -> host, every BEAT_MS: round, ply (2), checksum (2)

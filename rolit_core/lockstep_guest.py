@@ -98,7 +98,7 @@ class Guest(Session):
         elif kind == STATE:
             self._state(payload)
         elif kind == MOVE:
-            self._move(payload, now)
+            self._move(payload, now, message.broadcast)
         elif kind == NO and len(payload) >= 4:
             code = payload[3] if payload[3] < len(REASONS) else 0
             self._tried = None
@@ -199,7 +199,9 @@ class Guest(Session):
         self._early = (match.round, ply, now)
         self.events.append(("move", payload[3]))
 
-    def _move(self, payload, now):
+    def _move(self, payload, now, broadcast=False):
+        # A MOVE comes twice: broadcast, not acknowledged, and in the reliable stream, which
+        # alone may call for a resync (a broadcast may pass a reliable one still on its way).
         if len(payload) < 6 or self.match is None:
             return
         match = self.match
@@ -215,7 +217,8 @@ class Guest(Session):
                     self._resync()
             return
         if payload[0] != match.round or ply != mine or not game.is_legal(payload[3]):
-            self._resync()
+            if not broadcast:
+                self._resync()
             return
         self._play_here(payload[3])
         if position_check(match) != (payload[4] << 8 | payload[5]):

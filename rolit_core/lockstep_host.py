@@ -124,6 +124,9 @@ class Host(Session):
         payload = bytes((self.match.round, ply >> 8, ply & 0xFF, cell, check >> 8, check & 0xFF))
         for node in self._guests():
             self.link.send(node, MOVE, payload)
+        # And once to everyone at once: a guest whose stream still waits for an earlier
+        # message's acknowledgement sees the move without waiting for it.
+        self.link.broadcast(MOVE, payload)
         self.events.append(("move", cell))
         return None
 

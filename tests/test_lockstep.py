@@ -123,9 +123,10 @@ def test_every_board_ends_the_same_as_a_local_game_over_noisy_wires(players, gue
 def test_a_pulled_cable_pauses_every_handheld_within_two_seconds_and_loses_no_move():
     table = Table(3, 2, seed=5)
     table.seat_everyone()
-    for _ in range(300):
+    for _ in range(100):
         table.step()
     moves_before = list(table.match.game.moves)
+    assert 5 < len(moves_before) < 40  # mid-game
     table.ring.cut(1)             # the cable from guest 1 to guest 2
     cut_at = table.ring.now
     lost_at = {}
@@ -515,6 +516,64 @@ def test_the_host_gives_a_guest_a_move_ahead_one_beat_before_it_sends_the_state(
                    now + BEAT_MS)
     host.update(now + BEAT_MS)
     assert sent == [3]
+
+
+def _host_to_move(seed=9):
+    table = Table(4, 3, seed=seed)
+    table.seat_everyone()
+    for _ in range(300):
+        table.step(play=False)
+        settled = table.caught_up() and not any(
+            table.host.link.pending(node) for node in (1, 2, 3))
+        if settled and table.host.nodes[table.host.seat_to_move()] == 0:
+            return table
+        if settled:
+            table._play()
+    raise AssertionError("the host's seat never came to move")
+
+
+def test_the_hosts_move_reaches_a_guest_whose_stream_waits_for_an_acknowledgement():
+    # Reliable messages go one at a time to each guest: with an earlier one to node 3 not
+    # acknowledged (its acknowledgements cannot come back), the MOVE in that stream waits,
+    # and the MOVE broadcast once to everyone does not.
+    table = _host_to_move()
+    host = table.host
+    host.link.send(3, lockstep.RESYNC)  # a message a guest ignores, never acknowledged here
+    table.ring.cut(3)                   # node 3 to the host: no acknowledgement comes back
+    for _ in range(5):
+        table.step(play=False)
+    cell = table.match.game.legal_moves()[0]
+    assert host.play(cell) is None
+    for _ in range(10):  # 100 ms, less than a resend
+        table.step(play=False)
+    assert table.guests[2].match.game.moves == table.match.game.moves
+    assert host.link.pending(3) == 2  # the stream's MOVE is still waiting
+
+
+def test_a_broadcast_move_for_another_ply_is_left_to_the_reliable_stream():
+    # A broadcast MOVE may pass a reliable one still on its way: one for a later ply is no
+    # desync, the stream brings the move before it.
+    table = _host_to_move(seed=10)
+    guest = table.guests[0]
+    asked = []
+    guest._resync = lambda: asked.append(True)
+    match = guest.match
+    ply = len(match.game.board.moves) + 1
+    link = guest.link
+    link.feed(frame(lockstep.MOVE, 0, 15, payload=bytes((match.round, ply >> 8, ply & 0xFF,
+                                                         match.game.legal_moves()[0], 0, 0)),
+                    hops=4 - 0), table.ring.now)
+    guest.update(table.ring.now)
+    assert asked == [] and len(match.game.board.moves) == ply - 1
+    link.feed(frame(lockstep.MOVE, 0, 1, seq=200, payload=bytes((match.round, ply >> 8,
+                                                                 ply & 0xFF, 0, 0, 0))),
+              table.ring.now)
+    for _ in range(3):  # the same out of order in the reliable stream: a desync
+        link.feed(frame(lockstep.MOVE, 0, 1, seq=200, payload=bytes((match.round, ply >> 8,
+                                                                     ply & 0xFF, 0, 0, 0))),
+                  table.ring.now)
+        guest.update(table.ring.now)
+    assert asked
 
 
 def test_a_played_move_from_a_handheld_whose_seat_is_not_to_move_is_ignored():

@@ -75,6 +75,7 @@ class Pacer:
 
 LEARN_NODES = 32  # nodes since the last collection that a rate is learnt from
 SLOW_FRAME_MS = 50  # a whole frame longer than this is one a player can see stall
+COLLECT_WAIT = 3    # frames a collection due after a move may wait for one with room for it
 
 
 class Room:
@@ -147,6 +148,9 @@ class Pacing:
         self.think_ms = think_ms
         self._deadline = 0
         self._over = self.over   # made once: a bound method is a new object each time
+        self._began = 0          # when this frame began (the clock's ms)
+        self.collect_ms = 0      # the longest collection timed (with a clock), for _room()
+        self._waited = 0         # frames the collection due has waited for room
         self.room = Room(margin) if mem_free is not None else None
         self._collect = collect
         self._mem_free = mem_free
@@ -189,6 +193,16 @@ class Pacing:
         ~5 ms on an RP2040: affordable in a frame that does not search)."""
         self.collections += 1
         self._untidy = False
+        self._waited = 0
+        clock = self._clock
+        start = clock() if clock is not None else 0
+        self._collect_now(planned)
+        if clock is not None:
+            took = (clock() - start) & TICKS_MASK
+            if took > self.collect_ms:
+                self.collect_ms = took
+
+    def _collect_now(self, planned):
         room = self.room
         if room is None:
             self._collect()
@@ -203,6 +217,17 @@ class Pacing:
             elif not self.low_free or free < self.low_free:
                 self.low_free = free
 
+    def _room(self):
+        # True if this frame has time left for the collection due: what it took so far and
+        # the longest collection timed fit in SLOW_FRAME_MS. Else it waits for a lighter
+        # frame (an animation's, a linked game's busy one), COLLECT_WAIT frames at most.
+        clock = self._clock
+        if clock is None or self._waited >= COLLECT_WAIT or \
+                ((clock() - self._began) & TICKS_MASK) + self.collect_ms <= SLOW_FRAME_MS:
+            return True
+        self._waited += 1
+        return False
+
     def over(self):
         """True once this frame's time for thinking is up (the search asks between nodes, and
         stops at the first True)."""
@@ -215,6 +240,8 @@ class Pacing:
     def before(self, app, elapsed_ms=None, now_ms=None):
         """Learn from the frame before (``elapsed_ms``: None if not known) and size this one's
         slice of thinking; ``now_ms`` (by the clock given) is when this frame began."""
+        if now_ms is not None:
+            self._began = now_ms
         if elapsed_ms is not None:
             if self.begin_frame == -1:
                 self.begin_frame = elapsed_ms
@@ -268,7 +295,7 @@ class Pacing:
                 # the frame's fixed work over a few nodes would make a node look dear; one cut
                 # by the clock ran long on purpose).
                 self._whole = searched
-        elif self._untidy and thinker is None and app.thinker is None:
+        elif self._untidy and thinker is None and app.thinker is None and self._room():
             self.collect()
         if began and room is not None:
             # A search began in this update (its tables are allocated): count from what is

@@ -379,6 +379,48 @@ def test_after_every_move_played_the_next_frame_collects():
 
 
 
+def test_a_collection_due_waits_for_a_frame_with_room_for_it_a_few_frames_at_most():
+    # A collection (~27 ms on the chip) in a frame that already took 35 ms makes a frame a
+    # player sees stall: the one due after a move waits for a lighter frame, but not for long.
+    from hardware.pacing import COLLECT_WAIT, SLOW_FRAME_MS
+
+    clock = [0]
+    heap = Heap(size=64000, per_node=250)
+
+    def collect():
+        clock[0] += 27   # what a collection takes
+        heap.collect()
+
+    pacing = Pacing(collect, heap.mem_free, target_ms=30, margin=16000,
+                    clock=lambda: clock[0], think_ms=30)
+    app = FakeApp()
+
+    def frame(work_ms, phase="animate"):
+        app.phase = phase
+        begun = clock[0]
+        pacing.before(app, 20, begun)
+        clock[0] += work_ms   # the update, the LEDs, the log
+        pacing.after(app)
+        clock[0] = begun + max(20, clock[0] - begun)
+        return clock[0] - begun
+
+    frame(5, "input")
+    frame(5)                  # this update played a move
+    frame(5)                  # the animation's first frame collects, and times it
+    assert pacing.collections == 1 and pacing.collect_ms == 27
+    frame(5, "input")
+    frame(5)
+    assert pacing.collections == 1
+    frame(SLOW_FRAME_MS - 20)  # 30 ms of work: 27 more would make 57
+    assert pacing.collections == 1
+    assert frame(10) == 37 and pacing.collections == 2   # room in the next
+    frame(5, "input")
+    frame(5)
+    took = [frame(40) for _ in range(COLLECT_WAIT + 1)]
+    assert pacing.collections == 3 and took[-1] == 67   # waited COLLECT_WAIT frames, no more
+    assert took[:-1] == [40] * COLLECT_WAIT
+
+
 def test_the_lowest_free_heap_after_collections_is_kept_apart_for_searches_and_reset():
     heap = Heap(size=64000, per_node=250)
     pacing = Pacing(heap.collect, heap.mem_free, target_ms=30, margin=16000)

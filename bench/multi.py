@@ -11,8 +11,11 @@ evaluation (its tuned weights, valued for any seat) within a node budget (``node
 - ``brs``: Best-Reply Search, all opponents in one layer in which only the strongest single reply
   of any of them is played;
 - ``model``: what ``hard`` does: each opponent plays its own best one-move reply, our moves branch;
-- ``maxn``: max^n, each seat maximises its own value (ours minus the strongest other's), no
-  pruning.
+- ``maxn``: max^n, each seat maximises its own value, no pruning.
+
+``objective`` is what a seat's value is: ``win`` (its chance of first place from the fitted
+logit, a full board by its share of the win: rolit_core.ai's own) or ``margin`` (its evaluation
+minus the strongest other seat's, a full board by result then margin: the objective before).
 
 The first three are rolit_core.ai's own search with the mode set; max^n is written here, on the
 same board, evaluation and node count (a node is a position looked at), iterative deepening
@@ -30,15 +33,17 @@ MODES = {"paranoid": ai._PARANOID, "brs": ai._BRS, "model": ai._MODEL}
 class MaxN:
     """Iterative-deepening max^n within a node budget, on rolit_core.ai's evaluation."""
 
-    def __init__(self, nodes, seed):
+    def __init__(self, nodes, seed, share=True):
         self.nodes_budget = nodes
         self.rng = Random(seed)
+        self.share = share
 
     def __call__(self, game):
         moves = game.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        search = ai._Search(game, self.nodes_budget, 1, 0, self.rng, ai._PARANOID, None, False)
+        search = ai._Search(game, self.nodes_budget, 1, 0, self.rng, ai._PARANOID, None, False,
+                            self.share)
         self.search = search
         self.board = search.board
         self.used = 0
@@ -98,6 +103,9 @@ class MaxN:
         return [search._evaluate(to_move, seat) for seat in range(len(search.seats))]
 
     def _final(self):
+        search = self.search
+        if search.share:
+            return [search._final_share(seat[0]) for seat in search.seats]
         counts = self.board._counts
         points = [sum(counts[c] for c in seat) for seat in self.search.seats]
         out = []
@@ -108,15 +116,24 @@ class MaxN:
         return out
 
 
-def searcher(seed=None, mode="model", nodes=500):
-    """An arena player searching with ``mode`` (paranoid, brs, model, maxn) in ``nodes``."""
+OBJECTIVES = ("win", "margin")
+
+
+def searcher(seed=None, mode="model", nodes=500, objective="win"):
+    """An arena player searching with ``mode`` (paranoid, brs, model, maxn) in ``nodes``, for
+    ``objective``: ``win`` (the chance of first place, rolit_core.ai's own with three or four
+    players) or ``margin`` (our value minus the strongest other seat's)."""
+    if objective not in OBJECTIVES:
+        raise TypeError("objective must be win or margin, not %r" % (objective,))
+    share = objective == "win"
     if mode == "maxn":
-        return MaxN(nodes, seed)
+        return MaxN(nodes, seed, share)
     if mode not in MODES:
         raise TypeError("mode must be paranoid, brs, model or maxn, not %r" % (mode,))
     bot = ai.player("hard", seed)
     bot.budgets = (nodes, nodes)
     bot._multi = MODES[mode]
+    bot._share = share
     return bot.choose
 
 

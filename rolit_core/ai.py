@@ -94,6 +94,25 @@ _WEIGHTS_MOB = (
 
 _INF = 1 << 29
 _WIN = 1 << 22          # a decided full board: beyond any evaluation
+
+# With three or four players a position is valued by the root seat's chance of first place: the
+# fitted evaluation is a multinomial logit (P(seat i wins) = exp(v_i) / sum_j exp(v_j), v in
+# 1024ths of a logit), so the value is that probability, times _ONE. _EXP[k] is
+# exp(-k / 32 logit) * 2**14 (k = 0..256, to 8 logits behind the leader; linear in between), made
+# with integers only so that it is the same on every interpreter.
+_ONE = 1 << 20          # a sure first place; a first shared by k is worth _ONE // k
+
+
+def _exp_table():
+    table = [1 << 14]
+    e = 1 << 18
+    for _ in range(256):
+        e = e * 1985 >> 11  # exp(-1/32) * 2**11 = 1984.99; small ints all the way
+        table.append((e + 8) >> 4)
+    return tuple(table)
+
+
+_EXP = _exp_table()
 _MAX_PLY = 66
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
@@ -182,7 +201,7 @@ class _Search:
     maximise, the others' minimise (with three or four players as the ``multi`` mode says)."""
 
     def __init__(self, game, budget, max_depth, exact, rng, multi=_PARANOID, table=None,
-                 mobility=False):
+                 mobility=False, share=True):
         global _ZOBRIST
         board = game.board.copy()
         self.board = board
@@ -222,6 +241,10 @@ class _Search:
         # Per seat, the other seats (for valuing a position from an opponent's side).
         self.rivals = [[seats[o] for o in range(len(seats)) if o != s] for s in range(len(seats))]
         self.multi = multi if len(seats) > 2 else _PARANOID
+        # Three or four seats (one colour each): play for first place, valued as its chance
+        # (_share) and a full board by its share of the win (_final_share).
+        self.share = share and len(seats) > 2
+        self.tie_shared = getattr(game, "tie", "shared") == "shared"
         self.model = self.multi == _MODEL
         self.mobility = mobility
         self.extra = 0
@@ -719,6 +742,8 @@ class _Search:
     # -- evaluation ------------------------------------------------------------------------
 
     def _final(self):
+        if self.share:
+            return self._final_share(self.root)
         counts = self.board._counts
         mine = 0
         for colour in self.mine:
@@ -736,6 +761,49 @@ class _Search:
         if margin < 0:
             return margin - _WIN
         return 0
+
+    def _final_share(self, colour):
+        """A full board from ``colour``'s seat (one colour per seat): first place alone is
+        _ONE plus the margin, a first shared by k _ONE // k (nothing if ties share nothing), and
+        anything else from 0 to 63 by the distance to the leader."""
+        counts = self.board._counts
+        mine = counts[colour]
+        best = 0
+        level = 1
+        for other in self.colours:
+            if other != colour:
+                points = counts[other]
+                if points > best:
+                    best = points
+                    level = 1
+                elif points == best:
+                    level += 1
+        if mine > best:
+            return _ONE + mine - best
+        if mine == best and self.tie_shared:
+            return _ONE // (level + 1)
+        return 64 + mine - best
+
+    def _share(self, value, colour):
+        """``colour``'s chance of first place by the logit ``value`` per colour, times _ONE."""
+        colours = self.colours
+        top = value[colours[0]]
+        for other in colours:
+            if value[other] > top:
+                top = value[other]
+        exp = _EXP
+        total = 0
+        mine = 0
+        for other in colours:
+            x = top - value[other]
+            k = x >> 5
+            if k < 256:
+                e = exp[k]
+                e -= (e - exp[k + 1]) * (x & 31) >> 5
+                total += e
+                if other == colour:
+                    mine = e
+        return (mine << 14) // total << 6
 
     def _evaluate(self, to_move, seat=-1, cell=-1):
         """The position's value for ``seat`` (the root seat by default); ``to_move`` is the colour
@@ -790,7 +858,11 @@ class _Search:
         if seat < 0:
             if self.duel:
                 return value[self.root] - value[self.duel]
+            if self.share:
+                return self._share(value, self.root)
             return self._for_seat(value, self.mine, self.others)
+        if self.share:
+            return self._share(value, self.seats[seat][0])
         return self._for_seat(value, self.seats[seat], self.rivals[seat])
 
     def _mobility(self, cell):
@@ -888,6 +960,9 @@ class Player:
         # The budget of the game in hand (set by start): budgets[0] with two seats, else [1].
         self.budget = self.budgets[0]
         self._table = None
+        # With three or four players: play for first place (False: for the margin over the
+        # strongest other seat, as before; kept for bench/multi.py's comparisons).
+        self._share = True
         self.thinking = False
         self.progress = 0
         self.nodes = 0
@@ -929,7 +1004,7 @@ class Player:
                 if self._table is None:
                     self._entries = 0
             self._search = _Search(game, self.budget, depth, self.exact, self._rng, self._multi,
-                                   self._table, self._mobility)
+                                   self._table, self._mobility, self._share)
 
     def step(self, budget=200, stop=None):
         """Think for up to ``budget`` nodes, or until ``stop()`` is true (a function the caller

@@ -3,6 +3,8 @@ play, and a whole hard-vs-hard game on real MicroPython."""
 
 import tracemalloc
 
+import math
+
 import pytest
 
 from micropython import run_micropython
@@ -296,6 +298,36 @@ def test_hard_against_hard_whole_game_on_micropython():
     assert game.scores() == (red, green)
 
 
+MULTI_ON_MICROPYTHON = """
+from rolit_core import Game
+from rolit_core.ai import player
+game = Game(%d, 8, first="red")
+bots = [player(level, seed=k) for k, level in enumerate(%r)]
+while not game.over:
+    bot = bots[game.seat_of(game.turn)]
+    bot.start(game)
+    cell = None
+    while cell is None:
+        cell = bot.step(40)
+    game.play(cell)
+print(" ".join([str(c) for c in game.moves]))
+"""
+
+
+@pytest.mark.micropython
+@pytest.mark.parametrize("levels", (("hard", "medium", "hard"), ("hard", "hard", "medium", "hard")))
+def test_three_and_four_player_searches_play_the_same_game_on_micropython(levels):
+    # The chance of first place is valued with integers only (a table of exp), so the
+    # searches with three and four players make the same moves on both interpreters.
+    out = run_micropython(MULTI_ON_MICROPYTHON % (len(levels), levels))
+    moves = [int(c) for c in out.split()]
+    game = Game(len(levels), 8, first="red")
+    bots = [player(level, seed=k) for k, level in enumerate(levels)]
+    while not game.over:
+        game.play(bots[game.seat_of(game.turn)].choose(game))
+    assert game.moves == moves
+
+
 def test_a_position_changed_while_thinking_is_thought_about_again():
     game = random_position(2, 8, False, 10, seed=2)
     bot = player("hard", seed=4)
@@ -381,9 +413,10 @@ def test_incremental_position_and_frontier_sums_match_a_recount(players, size, m
     assert len(checked) > 300
 
 
-def feature_value(game, w, mobility, seat):
+def feature_value(game, w, mobility, seat, share=False):
     """The evaluation recomputed from bench.tune's plain feature code: per seat the weighted
-    features, ``seat``'s minus the strongest other seat's."""
+    features, ``seat``'s minus the strongest other seat's; with ``share`` (three or four seats)
+    ``seat``'s chance of first place by the multinomial logit, times ai._ONE (a float)."""
     size = game.size
     cells = [game.board[k] for k in range(size * size)]
     after = {c: game.next_colour(c) for c in game.colours}
@@ -396,28 +429,44 @@ def feature_value(game, w, mobility, seat):
                 if f != ai._F_MOB or mobility:
                     total += w[f] * rows[colour][f]
         values.append(total)
+    if share:
+        top = max(values)
+        odds = [math.exp((v - top) / 1024.0) for v in values]
+        return ai._ONE * odds[seat] / sum(odds)
     return values[seat] - max(values[s] for s in range(len(values)) if s != seat)
 
 
 @pytest.mark.parametrize("players,size,teams", [(2, 8, False), (3, 8, False), (4, 8, False),
                                                 (4, 6, False), (2, 8, True)])
 @pytest.mark.parametrize("mobility", (False, True))
-def test_the_search_evaluates_what_the_tuning_script_fits(players, size, teams, mobility):
+@pytest.mark.parametrize("share", (False, True))
+def test_the_search_evaluates_what_the_tuning_script_fits(players, size, teams, mobility, share):
     # The tuned weights only mean something if the search computes the same features as
-    # bench.tune: compare both on positions before and after an in-place (leaf) move.
+    # bench.tune: compare both on positions before and after an in-place (leaf) move. With three
+    # or four players the search plays for first place: the fitted logit's chance of it, within
+    # the integer table's rounding (a thousandth).
     checked = 0
+    share = share and players > 2
     for plies in (3, 15, 27, size * size - 8):
         game = random_position(players, size, teams, plies, seed=plies + players)
-        search = ai._Search(game, 100, 2, 0, Random(1), ai._PARANOID, None, mobility)
+        search = ai._Search(game, 100, 2, 0, Random(1), ai._PARANOID, None, mobility, share)
         filled = size * size - game.board.count(0)
         search._weigh(filled)
         seat = game.seat_of(game.turn)
-        assert search._evaluate(game.turn) == feature_value(game, search.w, mobility, seat)
+
+        def same(found, wanted):
+            if share:
+                return abs(found - wanted) <= ai._ONE / 1000
+            return found == wanted
+
+        assert same(search._evaluate(game.turn),
+                    feature_value(game, search.w, mobility, seat, share))
         search._weigh(filled + 1)
         for cell in game.legal_moves()[:6]:
             leaf = search._leaf(cell, game.turn)  # valued for the seat to move at the root
             game.play(cell)
-            assert leaf == feature_value(game, search.w, mobility, seat), (game.board.to_text(), cell)
+            assert same(leaf, feature_value(game, search.w, mobility, seat, share)), \
+                (game.board.to_text(), cell)
             game.undo()
             checked += 1
     assert checked > 12

@@ -11,8 +11,13 @@ evaluation (its tuned weights, valued for any seat) within a node budget (``node
 - ``brs``: Best-Reply Search, all opponents in one layer in which only the strongest single reply
   of any of them is played;
 - ``model``: what ``hard`` does: each opponent plays its own best one-move reply, our moves branch;
-- ``maxn``: max^n, each seat maximises its own value (ours minus the strongest other's), no
-  pruning.
+- ``maxn``: max^n, each seat maximises its own value, no pruning.
+
+``objective`` is what a seat's value is: ``margin`` (rolit_core.ai's own: its evaluation minus
+the strongest other seat's, a full board by first place, a shared first by its share, then the
+margin) or ``win`` (its chance of first place by the fitted logit, a full board by its share of
+the win: ``WinSearch``). ``endgame=N`` searches paranoid to the end once N cells or fewer are
+empty (``hard``'s own, 6, by default; 0 for never).
 
 The first three are rolit_core.ai's own search with the mode set; max^n is written here, on the
 same board, evaluation and node count (a node is a position looked at), iterative deepening
@@ -30,15 +35,17 @@ MODES = {"paranoid": ai._PARANOID, "brs": ai._BRS, "model": ai._MODEL}
 class MaxN:
     """Iterative-deepening max^n within a node budget, on rolit_core.ai's evaluation."""
 
-    def __init__(self, nodes, seed):
+    def __init__(self, nodes, seed, searcher=ai._Search):
         self.nodes_budget = nodes
         self.rng = Random(seed)
+        self.searcher = searcher
 
     def __call__(self, game):
         moves = game.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        search = ai._Search(game, self.nodes_budget, 1, 0, self.rng, ai._PARANOID, None, False)
+        search = self.searcher(game, self.nodes_budget, 1, 0, self.rng, ai._PARANOID, None,
+                               False)
         self.search = search
         self.board = search.board
         self.used = 0
@@ -98,25 +105,92 @@ class MaxN:
         return [search._evaluate(to_move, seat) for seat in range(len(search.seats))]
 
     def _final(self):
+        search = self.search
+        return [search._final(seat) for seat in range(len(search.seats))]
+
+
+def _exp_table():
+    # exp(-k / 32 logit) * 2**14 for k = 0..256 (8 logits), with small ints only.
+    table = [1 << 14]
+    e = 1 << 18
+    for _ in range(256):
+        e = e * 1985 >> 11  # exp(-1/32) * 2**11 = 1984.99
+        table.append((e + 8) >> 4)
+    return tuple(table)
+
+
+EXP = _exp_table()
+ONE = 1 << 20   # a sure first place with the ``win`` objective
+
+
+class WinSearch(ai._Search):
+    """rolit_core.ai's search valuing a seat (one colour each, three or four seats) by its
+    chance of first place: the fitted multinomial logit, P(seat i wins) = exp(v_i) / sum_j
+    exp(v_j) with v in 1024ths of a logit, times ONE; a full board by its share of the win (ONE
+    plus the margin alone first, ONE // k for a first shared by k, 0-63 by the distance to the
+    leader otherwise)."""
+
+    def _for_seat(self, value, mine_colours, others):
+        colour = mine_colours[0]
+        colours = self.colours
+        top = value[colours[0]]
+        for other in colours:
+            if value[other] > top:
+                top = value[other]
+        total = 0
+        mine = 0
+        for other in colours:
+            x = top - value[other]
+            k = x >> 5
+            if k < 256:
+                e = EXP[k]
+                e -= (e - EXP[k + 1]) * (x & 31) >> 5
+                total += e
+                if other == colour:
+                    mine = e
+        return (mine << 14) // total << 6
+
+    def _final(self, seat=-1):
         counts = self.board._counts
-        points = [sum(counts[c] for c in seat) for seat in self.search.seats]
-        out = []
-        for seat in range(len(points)):
-            other = max(points[s] for s in range(len(points)) if s != seat)
-            margin = points[seat] - other
-            out.append(margin + (ai._WIN if margin > 0 else -ai._WIN if margin < 0 else 0))
-        return out
+        colour = self.root if seat < 0 else self.seats[seat][0]
+        mine = counts[colour]
+        best = 0
+        level = 1
+        for other in self.colours:
+            if other != colour:
+                points = counts[other]
+                if points > best:
+                    best = points
+                    level = 1
+                elif points == best:
+                    level += 1
+        if mine > best:
+            return ONE + mine - best
+        if mine == best and self.tie_shared:
+            return ONE // (level + 1)
+        return 64 + mine - best
 
 
-def searcher(seed=None, mode="model", nodes=500):
-    """An arena player searching with ``mode`` (paranoid, brs, model, maxn) in ``nodes``."""
+OBJECTIVES = ("margin", "win")
+
+
+def searcher(seed=None, mode="model", nodes=500, objective="margin", endgame=None):
+    """An arena player searching with ``mode`` (paranoid, brs, model, maxn) in ``nodes``, for
+    ``objective`` (``margin``: rolit_core.ai's own; ``win``: WinSearch's chance of first place),
+    paranoid to the end from ``endgame`` empty cells (hard's own by default; 0 for never)."""
+    if objective not in OBJECTIVES:
+        raise TypeError("objective must be margin or win, not %r" % (objective,))
+    search = WinSearch if objective == "win" else ai._Search
     if mode == "maxn":
-        return MaxN(nodes, seed)
+        return MaxN(nodes, seed, search)
     if mode not in MODES:
         raise TypeError("mode must be paranoid, brs, model or maxn, not %r" % (mode,))
     bot = ai.player("hard", seed)
     bot.budgets = (nodes, nodes)
     bot._multi = MODES[mode]
+    bot._searcher = search
+    if endgame is not None:
+        bot._endgame = endgame
     return bot.choose
 
 

@@ -23,7 +23,8 @@ The evaluation is a weighted sum of features per colour, with weights fitted to 
 inner ring, centre), the frontier (ball and empty neighbour pairs: potential mobility for the
 others), the X and C cells next to an empty corner, stable edge runs from owned corners, for
 ``expert`` the mobility (cells where a colour captures), and who moves next. A seat is valued
-against the strongest other seat; a full board by its exact result.
+against the strongest other seat; a full board by its exact result: first place (with three or
+four players a first shared by k counts as its share), then the margin.
 
 Work is counted in nodes (positions looked at), never in wall time, so a player makes the same move
 on a PC, in the browser and on a board, and a device level's thinking time is bounded. Budgets and
@@ -43,14 +44,17 @@ _MODEL = 2      # each plays its own best one-move reply, so only our moves bran
 # Per level: node budgets (two seats, three or four players), deepest iteration with two seats,
 # deepest with three or four players, exact endgame when this few cells are empty (two seats), the
 # search with three or four players, transposition table entries (a power of two, 0 for none),
-# mobility in the evaluation. hard's budgets put its answer in the device's game loop (frames,
-# LEDs and collections around the search) at about 0.5 s mean on the emulated RP2040 in every
-# player count (a node costs more with two seats: docs/ai.md).
+# mobility in the evaluation, and with three or four players a paranoid search to the end (for
+# first place, every other seat against us) when this few cells are empty (0: never; measured
+# for hard at 6 in docs/ai.md: not a clear gain for its cost per node, so off). hard's budgets put
+# its answer in the device's game loop (frames, LEDs and collections around the search) at about
+# 0.5 s mean on the emulated RP2040 in every player count (a node costs more with two seats:
+# docs/ai.md).
 _SETTINGS = {
-    "easy": ((0, 0), 1, 1, 0, _PARANOID, 0, False),
-    "medium": ((120, 120), 2, 1, 0, _PARANOID, 0, False),
-    "hard": ((200, 230), 8, 8, 8, _MODEL, 256, False),
-    "expert": ((10000, 10000), 30, 30, 12, _BRS, 1 << 16, True),
+    "easy": ((0, 0), 1, 1, 0, _PARANOID, 0, False, 0),
+    "medium": ((120, 120), 2, 1, 0, _PARANOID, 0, False, 0),
+    "hard": ((200, 230), 8, 8, 8, _MODEL, 256, False, 0),
+    "expert": ((10000, 10000), 30, 30, 12, _BRS, 1 << 16, True, 0),
 }
 
 # Features per colour (indices into a weight row).
@@ -94,6 +98,12 @@ _WEIGHTS_MOB = (
 
 _INF = 1 << 29
 _WIN = 1 << 22          # a decided full board: beyond any evaluation
+
+# A full board with three or four players: first place, a first shared by k counted as its
+# share. On the scale of the evaluation (ours minus the strongest other seat, in 1024ths of a
+# logit) a share of 1/k is what the fitted logit gives one rival -ln(k - 1) logits ahead of us:
+# 0 for two, -710 for three, -1125 for four (0 is also a draw with two seats).
+_SHARED = (0, 0, 0, -710, -1125)
 _MAX_PLY = 66
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
@@ -222,6 +232,8 @@ class _Search:
         # Per seat, the other seats (for valuing a position from an opponent's side).
         self.rivals = [[seats[o] for o in range(len(seats)) if o != s] for s in range(len(seats))]
         self.multi = multi if len(seats) > 2 else _PARANOID
+        # Under the "none" tie rule a shared first wins nothing (three or four seats).
+        self.tie_shared = getattr(game, "tie", "shared") == "shared" or len(seats) == 2
         self.model = self.multi == _MODEL
         self.mobility = mobility
         self.extra = 0
@@ -638,8 +650,9 @@ class _Search:
         counts[colour] += n + 1
         counts[EMPTY] -= 1
         cells[cell] = colour
-        if counts[EMPTY] == 0 and seat < 0:
-            value = self._final()
+        if counts[EMPTY] == 0:
+            # A full board: its exact result (for a predicted reply, from the replier's seat).
+            value = self._final(seat)
         else:
             directions = _DIRECTIONS_OF[near[cell]]
             for d in directions:
@@ -718,24 +731,39 @@ class _Search:
 
     # -- evaluation ------------------------------------------------------------------------
 
-    def _final(self):
+    def _final(self, seat=-1):
+        """A full board from ``seat``'s side (the root seat by default): first place alone is
+        beyond any evaluation (then the margin), a first shared by k is its share (_SHARED),
+        anything else is a loss (then the margin)."""
         counts = self.board._counts
+        if seat < 0:
+            mine_colours = self.mine
+            others = self.others
+        else:
+            mine_colours = self.seats[seat]
+            others = self.rivals[seat]
         mine = 0
-        for colour in self.mine:
+        for colour in mine_colours:
             mine += counts[colour]
         worst = 0
-        for seat in self.others:
+        level = 1
+        for other in others:
             points = 0
-            for colour in seat:
+            for colour in other:
                 points += counts[colour]
             if points > worst:
                 worst = points
+                level = 1
+            elif points == worst:
+                level += 1
         margin = mine - worst
         if margin > 0:
             return _WIN + margin
         if margin < 0:
             return margin - _WIN
-        return 0
+        if self.tie_shared:
+            return _SHARED[level + 1]
+        return -_WIN
 
     def _evaluate(self, to_move, seat=-1, cell=-1):
         """The position's value for ``seat`` (the root seat by default); ``to_move`` is the colour
@@ -884,10 +912,11 @@ class Player:
         self.seed = seed
         self._rng = Random(seed)
         (self.budgets, self.max_depth, self.multi_depth, self.exact, self._multi, self._entries,
-         self._mobility) = _SETTINGS[level]
+         self._mobility, self._endgame) = _SETTINGS[level]
         # The budget of the game in hand (set by start): budgets[0] with two seats, else [1].
         self.budget = self.budgets[0]
         self._table = None
+        self._searcher = _Search  # bench/multi.py measures other objectives with its own
         self.thinking = False
         self.progress = 0
         self.nodes = 0
@@ -928,8 +957,15 @@ class Player:
                 self._table = _new_table(self._entries)
                 if self._table is None:
                     self._entries = 0
-            self._search = _Search(game, self.budget, depth, self.exact, self._rng, self._multi,
-                                   self._table, self._mobility)
+            multi = self._multi
+            empties = game.board._counts[EMPTY]
+            if not two and empties <= self._endgame:
+                # The last few cells: every line to the end, the others all against us, so the
+                # move keeps the best first place they cannot take away.
+                multi = _PARANOID
+                depth = empties
+            self._search = self._searcher(game, self.budget, depth, self.exact, self._rng, multi,
+                                          self._table, self._mobility)
 
     def step(self, budget=200, stop=None):
         """Think for up to ``budget`` nodes, or until ``stop()`` is true (a function the caller

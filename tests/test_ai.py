@@ -3,10 +3,13 @@ play, and a whole hard-vs-hard game on real MicroPython."""
 
 import tracemalloc
 
+import math
+
 import pytest
 
 from micropython import run_micropython
 from rolit_core import Board, Game
+from bench.multi import ONE, WinSearch
 from bench.tune import colour_features
 from rolit_core import ai
 from rolit_core.ai import LEVELS, player
@@ -296,6 +299,36 @@ def test_hard_against_hard_whole_game_on_micropython():
     assert game.scores() == (red, green)
 
 
+MULTI_ON_MICROPYTHON = """
+from rolit_core import Game
+from rolit_core.ai import player
+game = Game(%d, 8, first="red")
+bots = [player(level, seed=k) for k, level in enumerate(%r)]
+while not game.over:
+    bot = bots[game.seat_of(game.turn)]
+    bot.start(game)
+    cell = None
+    while cell is None:
+        cell = bot.step(40)
+    game.play(cell)
+print(" ".join([str(c) for c in game.moves]))
+"""
+
+
+@pytest.mark.micropython
+@pytest.mark.parametrize("levels", (("hard", "medium", "hard"), ("hard", "hard", "medium", "hard")))
+def test_three_and_four_player_searches_play_the_same_game_on_micropython(levels):
+    # The chance of first place is valued with integers only (a table of exp), so the
+    # searches with three and four players make the same moves on both interpreters.
+    out = run_micropython(MULTI_ON_MICROPYTHON % (len(levels), levels))
+    moves = [int(c) for c in out.split()]
+    game = Game(len(levels), 8, first="red")
+    bots = [player(level, seed=k) for k, level in enumerate(levels)]
+    while not game.over:
+        game.play(bots[game.seat_of(game.turn)].choose(game))
+    assert game.moves == moves
+
+
 def test_a_position_changed_while_thinking_is_thought_about_again():
     game = random_position(2, 8, False, 10, seed=2)
     bot = player("hard", seed=4)
@@ -381,9 +414,10 @@ def test_incremental_position_and_frontier_sums_match_a_recount(players, size, m
     assert len(checked) > 300
 
 
-def feature_value(game, w, mobility, seat):
+def feature_value(game, w, mobility, seat, share=False):
     """The evaluation recomputed from bench.tune's plain feature code: per seat the weighted
-    features, ``seat``'s minus the strongest other seat's."""
+    features, ``seat``'s minus the strongest other seat's; with ``share`` (three or four seats)
+    ``seat``'s chance of first place by the multinomial logit, times bench.multi.ONE (a float)."""
     size = game.size
     cells = [game.board[k] for k in range(size * size)]
     after = {c: game.next_colour(c) for c in game.colours}
@@ -396,28 +430,45 @@ def feature_value(game, w, mobility, seat):
                 if f != ai._F_MOB or mobility:
                     total += w[f] * rows[colour][f]
         values.append(total)
+    if share:
+        top = max(values)
+        odds = [math.exp((v - top) / 1024.0) for v in values]
+        return ONE * odds[seat] / sum(odds)
     return values[seat] - max(values[s] for s in range(len(values)) if s != seat)
 
 
 @pytest.mark.parametrize("players,size,teams", [(2, 8, False), (3, 8, False), (4, 8, False),
                                                 (4, 6, False), (2, 8, True)])
 @pytest.mark.parametrize("mobility", (False, True))
-def test_the_search_evaluates_what_the_tuning_script_fits(players, size, teams, mobility):
+@pytest.mark.parametrize("share", (False, True))
+def test_the_search_evaluates_what_the_tuning_script_fits(players, size, teams, mobility, share):
     # The tuned weights only mean something if the search computes the same features as
-    # bench.tune: compare both on positions before and after an in-place (leaf) move.
+    # bench.tune: compare both on positions before and after an in-place (leaf) move. With three
+    # or four players bench.multi's WinSearch values the fitted logit's chance of first place:
+    # that too, within the integer table's rounding (a thousandth).
     checked = 0
+    share = share and players > 2
     for plies in (3, 15, 27, size * size - 8):
         game = random_position(players, size, teams, plies, seed=plies + players)
-        search = ai._Search(game, 100, 2, 0, Random(1), ai._PARANOID, None, mobility)
+        searcher = WinSearch if share else ai._Search
+        search = searcher(game, 100, 2, 0, Random(1), ai._PARANOID, None, mobility)
         filled = size * size - game.board.count(0)
         search._weigh(filled)
         seat = game.seat_of(game.turn)
-        assert search._evaluate(game.turn) == feature_value(game, search.w, mobility, seat)
+
+        def same(found, wanted):
+            if share:
+                return abs(found - wanted) <= ONE / 1000
+            return found == wanted
+
+        assert same(search._evaluate(game.turn),
+                    feature_value(game, search.w, mobility, seat, share))
         search._weigh(filled + 1)
         for cell in game.legal_moves()[:6]:
             leaf = search._leaf(cell, game.turn)  # valued for the seat to move at the root
             game.play(cell)
-            assert leaf == feature_value(game, search.w, mobility, seat), (game.board.to_text(), cell)
+            assert same(leaf, feature_value(game, search.w, mobility, seat, share)), \
+                (game.board.to_text(), cell)
             game.undo()
             checked += 1
     assert checked > 12
@@ -497,3 +548,98 @@ def test_slices_of_thinking_are_filled_with_four_players():
             slices += 1
         nodes += bot.nodes
     assert nodes >= 14 * slices, (nodes, slices)
+
+
+def four_player_endgame(seed, moves):
+    game = Game(4, 8, first="red", seed=seed)
+    for cell in moves:
+        game.play(cell)
+    return game
+
+
+# Two empty cells, the seat to move has two moves, the last cell is the next colour's only move.
+SHARED_FIRST_OVER_BALLS = (1713, [
+    45, 26, 34, 37, 18, 42, 17, 33, 25, 24, 19, 21, 9, 43, 1, 44, 51, 20, 41, 46, 32, 10, 55, 29,
+    14, 47, 22, 0, 30, 49, 38, 23, 50, 39, 15, 31, 2, 60, 54, 40, 62, 63, 13, 53, 12, 52, 61, 58,
+    4, 7, 57, 5, 16, 6, 8, 48, 56, 3])
+HALF_OVER_THIRD = (17563, [
+    45, 42, 41, 46, 34, 44, 43, 40, 48, 18, 33, 21, 20, 50, 49, 12, 32, 26, 59, 37, 9, 29, 10, 0,
+    47, 56, 13, 14, 38, 24, 22, 52, 57, 19, 5, 55, 6, 51, 3, 25, 4, 1, 31, 2, 17, 11, 7, 58, 15,
+    61, 30, 54, 63, 39, 16, 8, 23, 62])
+
+
+def final_scores(game, cell):
+    game.play(cell)
+    game.play(game.legal_moves()[0])
+    scores = game.scores()
+    game.undo()
+    game.undo()
+    return scores
+
+
+@pytest.mark.parametrize("level", ("medium", "hard", "expert"))
+def test_with_four_players_the_search_plays_for_first_place_not_balls(level):
+    game = four_player_endgame(*SHARED_FIRST_OVER_BALLS)
+    seat = game.seat_of(game.turn)
+    assert game.legal_moves() == [11, 59]
+    more_balls, first = final_scores(game, 11), final_scores(game, 59)
+    # c2 gives the seat more balls but another seat more still; h8 fewer, and a first place
+    # shared by two.
+    assert more_balls[seat] > first[seat]
+    assert more_balls[seat] < max(more_balls)
+    assert first[seat] == max(first) and list(first).count(first[seat]) == 2
+    for seed in range(3):
+        assert player(level, seed=seed).choose(game) == 59
+
+
+def test_a_first_place_shared_by_two_is_worth_more_than_one_shared_by_three():
+    game = four_player_endgame(*HALF_OVER_THIRD)
+    seat = game.seat_of(game.turn)
+    assert game.legal_moves() == [53, 60]
+    three, two = final_scores(game, 53), final_scores(game, 60)
+    assert three[seat] == two[seat] == max(three) == max(two)
+    assert list(three).count(three[seat]) == 3 and list(two).count(two[seat]) == 2
+    for level in ("hard", "expert"):
+        for seed in range(4):
+            assert player(level, seed=seed).choose(game) == 60
+    # The full boards are valued by their share of the win: a first shared by two as a draw with
+    # one rival, by three as 0.69 logit behind one (bench.multi's WinSearch: 1/2 and 1/3 of a
+    # sure first).
+    for searcher, wanted in ((ai._Search, (-710, 0)), (WinSearch, (ONE // 3, ONE // 2))):
+        search = searcher(game, 100, 2, 0, Random(1), ai._PARANOID, None, False)
+        values = []
+        for cell in (53, 60):
+            search.board._play(cell, game.turn)
+            last = search.board.legal_moves(game.next_colour(game.turn))[0]
+            search.board._play(last, game.next_colour(game.turn))
+            values.append(search._final())
+            search.board.undo()
+            search.board.undo()
+        assert tuple(values) == wanted
+    # Under the "none" tie rule a shared first wins nothing: it is a loss.
+    game.tie = "none"
+    search = ai._Search(game, 100, 2, 0, Random(1), ai._PARANOID, None, False)
+    search.board._play(60, game.turn)
+    search.board._play(53, game.next_colour(game.turn))
+    assert search._final() == -ai._WIN
+
+
+def test_first_place_chances_weigh_every_rival_not_only_the_strongest():
+    # bench.multi's WinSearch (the objective measured against rolit_core.ai's margin).
+    game = Game(4, 8, first="red")
+    search = WinSearch(game, 100, 2, 0, Random(1), ai._PARANOID, None, False)
+    margin = ai._Search(game, 100, 2, 0, Random(1), ai._PARANOID, None, False)
+    one_rival = [0, 0, 100, -1000, -1000]     # red even with one rival, far ahead of two
+    three_rivals = [0, 0, 50, 50, 50]         # red a little behind all three
+    rivals = ((2,), (3,), (4,))
+    # Against the strongest other seat alone the second looks better (-50 > -100) ...
+    assert margin._for_seat(three_rivals, (1,), rivals) > margin._for_seat(one_rival, (1,), rivals)
+    # ... but red's chance of first place is far better in the first.
+    chance = search._for_seat(one_rival, (1,), rivals), search._for_seat(three_rivals, (1,), rivals)
+    assert chance[0] > chance[1]
+    for found, vector in zip(chance, (one_rival, three_rivals)):
+        odds = [math.exp(v / 1024.0) for v in vector[1:]]
+        assert abs(found - ONE * odds[0] / sum(odds)) <= ONE / 1000
+    assert search._for_seat([0, 20000, 0, 0, 0], (1,), rivals) == ONE
+    assert search._for_seat([0, 0, 20000, 0, 0], (1,), rivals) == 0
+    assert search._for_seat([0, 7, 7, 7, 7], (1,), rivals) == ONE // 4

@@ -10,7 +10,7 @@ import pytest
 from rolit_core import Game
 from sim import arena
 from sim.opponents import AlphaBeta, MCTS, alphabeta, mcts
-from sim.opponents.bits import cells_of, from_game, geometry, play
+from sim.opponents.bits import Rules, cells_of, from_game, geometry, play, popcount
 
 CONFIGS = [  # (players, size, teams)
     (2, 8, False), (2, 6, False), (2, 4, False), (3, 8, False), (3, 6, False),
@@ -120,6 +120,45 @@ def test_the_arena_loads_factories_with_options():
                      games=2, size=4, seed=1, out=io.StringIO(), err=io.StringIO())
     assert rows[0]["illegal"] == 0 and rows[1]["illegal"] == 0
     assert abs(rows[0]["score"] + rows[1]["score"] - 1.0) < 1e-9
+
+
+@pytest.mark.parametrize("players,size,teams", [(4, 8, False), (3, 6, False), (2, 4, True)])
+def test_biased_mcts_and_brs_play_whole_games_legally(players, size, teams):
+    game = Game(players, size, teams=teams, seed=5)
+    bots = [mcts(seed=2, iterations=30, bias=1), arena.load("sim.opponents:brs:nodes=200", 3),
+            arena.load("sim.opponents:mcts:iterations=30:bias=0.5", 4)]
+    while not game.over:
+        bot = bots[game.seat_of(game.turn) % 3]
+        before = (game.board.to_text(), game.turn, list(game.moves))
+        cell = bot(game)
+        assert (game.board.to_text(), game.turn, list(game.moves)) == before
+        assert cell in game.legal_moves()
+        game.play(cell)
+
+
+def test_biased_playouts_take_a_free_corner_and_avoid_x_cells_by_an_empty_corner():
+    geo = geometry(6)
+    bot = MCTS(iterations=1, seed=1, bias=1)
+    bot._geo = geo
+    a1, b2, c3, f6, e5 = 0, 7, 14, 35, 28
+    occupied = 1 << c3 | 1 << f6
+    # A legal corner is taken.
+    assert bot.steer(1 << a1 | 1 << b2 | 1 << c3, occupied) == 1 << a1
+    # No corner: the X cell b2 next to the empty a1 is left out, e5 next to the taken f6 is not.
+    assert bot.steer(1 << b2 | 1 << e5 | 1 << 20, occupied) == 1 << e5 | 1 << 20
+    # The X cell is kept when it is the only move.
+    assert bot.steer(1 << b2, occupied) == 1 << b2
+    # A whole biased playout ends on a full board with every ball accounted for.
+    game = Game(4, 6, first="red")
+    rules = Rules(game)
+    full = bot._biased(geo, rules.after, from_game(game), 1)
+    assert full[1] | full[2] | full[3] | full[4] == geo.full
+    assert popcount(full[1]) + popcount(full[2]) + popcount(full[3]) + popcount(full[4]) == 36
+
+
+def test_bad_mcts_bias_is_refused():
+    with pytest.raises(arena.SpecError):
+        arena.load("sim.opponents:mcts:bias=2", 1)
 
 
 @pytest.mark.parametrize("spec", ["sim.opponents:mcts:iterations", "sim.opponents:mcts:fast=1",

@@ -6,6 +6,10 @@ by k (0 for everyone under the "none" tie rule). Every node adds up the whole ve
 children are compared by the entry of the seat that chooses there (max^n; Nijssen & Winands
 found it the strongest MCTS backup for multi-player Rolit). The move played is the most visited.
 
+With ``bias`` (a probability, 0 to 1) each playout move is lightly steered: with that
+probability a corner is taken when one is legal, and otherwise an X cell (diagonal to a corner)
+next to an *empty* corner is left out when another move is legal. The tree itself is unbiased.
+
 The budget is CPU time (``time.process_time``) or a number of iterations; with iterations the
 player is deterministic for its seed.
 """
@@ -33,9 +37,12 @@ class Node:
 class MCTS:
     """``MCTS(ms=100)`` or ``MCTS(iterations=2000)``; call it with a Game for a cell."""
 
-    def __init__(self, ms=None, iterations=None, seed=None, c=None):
+    def __init__(self, ms=None, iterations=None, seed=None, c=None, bias=0.0):
         if ms is None and iterations is None:
             ms = 100
+        if not 0.0 <= bias <= 1.0:
+            raise ValueError("bias is a probability, 0 to 1, not %r" % (bias,))
+        self.bias = float(bias)
         self.ms = ms
         self.iterations = iterations
         self.rng = random.Random(seed)
@@ -105,7 +112,8 @@ class MCTS:
             node.children.append(child)
             node = child
             path.append(node)
-        rewards = rules.rewards(self._playout(geo, rules.after, node.bbs, node.colour))
+        playout = self._biased if self.bias else self._playout
+        rewards = rules.rewards(playout(geo, rules.after, node.bbs, node.colour))
         for visited in path:
             visited.visits += 1
             totals = visited.rewards
@@ -130,6 +138,58 @@ class MCTS:
             moves = captures(mine, others, empty) if mine else 0
             if not moves:
                 moves = near(occupied) & empty
+            for _ in range(int(rnd() * popcount(moves))):
+                moves &= moves - 1
+            bit = moves & -moves
+            turned = flips(bit.bit_length() - 1, mine, others) | bit
+            keep = ~turned
+            for other in (1, 2, 3, 4):
+                bbs[other] &= keep
+            bbs[colour] = mine | turned
+            colour = after[colour]
+
+    def steer(self, moves, occupied):
+        """The legal ``moves`` (a mask) narrowed as a biased playout does: to the corners among
+        them if any, else without the X cells next to an empty corner if other moves remain."""
+        geo = self._geo
+        good = moves & geo.corner_mask
+        if good:
+            return good
+        bad = 0
+        for corner, x, _c, _down, _across in geo.corners:
+            if not occupied & corner:
+                bad |= x
+        if moves & ~bad:
+            return moves & ~bad
+        return moves
+
+    def _biased(self, geo, after, bbs, colour):
+        """As _playout, but with probability ``bias`` a legal corner is taken, else the X cells
+        next to an empty corner are avoided when another move is legal."""
+        bbs = list(bbs)
+        full = geo.full
+        rnd = self.rng.random
+        bias = self.bias
+        captures = geo.captures
+        near = geo.near
+        flips = geo.flips
+        steer = self.steer
+        steered = geo.corner_mask
+        for _corner, x, _c, _down, _across in geo.corners:
+            steered |= x
+        self._geo = geo
+        while True:
+            occupied = bbs[1] | bbs[2] | bbs[3] | bbs[4]
+            if occupied == full:
+                return bbs
+            empty = full & ~occupied
+            mine = bbs[colour]
+            others = occupied & ~mine
+            moves = captures(mine, others, empty) if mine else 0
+            if not moves:
+                moves = near(occupied) & empty
+            if moves & steered and rnd() < bias:
+                moves = steer(moves, occupied)
             for _ in range(int(rnd() * popcount(moves))):
                 moves &= moves - 1
             bit = moves & -moves

@@ -10,7 +10,7 @@ import pytest
 
 from firmware_gate import require_emulator
 from hardware.gamelog import GameLog
-from rolit_core.app import BACK, DOWN, RIGHT, SELECT, UP
+from rolit_core.app import SELECT, UP
 from rolit_core.rng import Random
 from sim import cli
 from sim.emulate import Emulator, deployed_files
@@ -69,12 +69,9 @@ def played():
             settings.players = 3
             settings.seats[1] = "link"
             settings.seats[2] = "link"
+            settings.size = 4
             settings.fix()
-            while app.page != ("size", 0):
-                pair.tap_sim(DOWN)
-            while app.settings.size != 4:
-                pair.tap_sim(RIGHT)
-            pair.tap_sim(BACK)
+            assert app.page == ("play", 0), app.page
             pair.tap_sim(SELECT)
             assert app.mode == "lobby", app.error
             pair.tap_chip("up")                  # the chip's last page: linked game

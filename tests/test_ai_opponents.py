@@ -139,19 +139,18 @@ def test_biased_mcts_and_brs_play_whole_games_legally(players, size, teams):
 def test_biased_playouts_take_a_free_corner_and_avoid_x_cells_by_an_empty_corner():
     geo = geometry(6)
     bot = MCTS(iterations=1, seed=1, bias=1)
-    bot._geo = geo
     a1, b2, c3, f6, e5 = 0, 7, 14, 35, 28
     occupied = 1 << c3 | 1 << f6
     # A legal corner is taken.
-    assert bot.steer(1 << a1 | 1 << b2 | 1 << c3, occupied) == 1 << a1
+    assert bot.steer(geo, 1 << a1 | 1 << b2 | 1 << c3, occupied) == 1 << a1
     # No corner: the X cell b2 next to the empty a1 is left out, e5 next to the taken f6 is not.
-    assert bot.steer(1 << b2 | 1 << e5 | 1 << 20, occupied) == 1 << e5 | 1 << 20
+    assert bot.steer(geo, 1 << b2 | 1 << e5 | 1 << 20, occupied) == 1 << e5 | 1 << 20
     # The X cell is kept when it is the only move.
-    assert bot.steer(1 << b2, occupied) == 1 << b2
+    assert bot.steer(geo, 1 << b2, occupied) == 1 << b2
     # A whole biased playout ends on a full board with every ball accounted for.
     game = Game(4, 6, first="red")
     rules = Rules(game)
-    full = bot._biased(geo, rules.after, from_game(game), 1)
+    full = bot._playout(geo, rules.after, from_game(game), 1)
     assert full[1] | full[2] | full[3] | full[4] == geo.full
     assert popcount(full[1]) + popcount(full[2]) + popcount(full[3]) + popcount(full[4]) == 36
 

@@ -112,8 +112,7 @@ class MCTS:
             node.children.append(child)
             node = child
             path.append(node)
-        playout = self._biased if self.bias else self._playout
-        rewards = rules.rewards(playout(geo, rules.after, node.bbs, node.colour))
+        rewards = rules.rewards(self._playout(geo, rules.after, node.bbs, node.colour))
         for visited in path:
             visited.visits += 1
             totals = visited.rewards
@@ -121,13 +120,19 @@ class MCTS:
                 totals[seat] += rewards[seat]
 
     def _playout(self, geo, after, bbs, colour):
-        """Uniformly random legal moves until the board is full."""
+        """Random legal moves until the board is full: uniform, or with probability ``bias``
+        a move is first narrowed by :meth:`steer` (a legal corner taken, else the X cells next
+        to an empty corner avoided when another move is legal)."""
         bbs = list(bbs)
         full = geo.full
         rnd = self.rng.random
+        bias = self.bias
         captures = geo.captures
         near = geo.near
         flips = geo.flips
+        steered = geo.corner_mask   # the cells steering can change anything about
+        for _corner, x, _c, _down, _across in geo.corners:
+            steered |= x
         while True:
             occupied = bbs[1] | bbs[2] | bbs[3] | bbs[4]
             if occupied == full:
@@ -138,6 +143,8 @@ class MCTS:
             moves = captures(mine, others, empty) if mine else 0
             if not moves:
                 moves = near(occupied) & empty
+            if bias and moves & steered and rnd() < bias:
+                moves = self.steer(geo, moves, occupied)
             for _ in range(int(rnd() * popcount(moves))):
                 moves &= moves - 1
             bit = moves & -moves
@@ -148,10 +155,11 @@ class MCTS:
             bbs[colour] = mine | turned
             colour = after[colour]
 
-    def steer(self, moves, occupied):
-        """The legal ``moves`` (a mask) narrowed as a biased playout does: to the corners among
-        them if any, else without the X cells next to an empty corner if other moves remain."""
-        geo = self._geo
+    @staticmethod
+    def steer(geo, moves, occupied):
+        """The legal ``moves`` (a mask) on the board ``geo`` narrowed as a biased playout does:
+        to the corners among them if any, else without the X cells next to an empty corner if
+        other moves remain."""
         good = moves & geo.corner_mask
         if good:
             return good
@@ -162,40 +170,3 @@ class MCTS:
         if moves & ~bad:
             return moves & ~bad
         return moves
-
-    def _biased(self, geo, after, bbs, colour):
-        """As _playout, but with probability ``bias`` a legal corner is taken, else the X cells
-        next to an empty corner are avoided when another move is legal."""
-        bbs = list(bbs)
-        full = geo.full
-        rnd = self.rng.random
-        bias = self.bias
-        captures = geo.captures
-        near = geo.near
-        flips = geo.flips
-        steer = self.steer
-        steered = geo.corner_mask
-        for _corner, x, _c, _down, _across in geo.corners:
-            steered |= x
-        self._geo = geo
-        while True:
-            occupied = bbs[1] | bbs[2] | bbs[3] | bbs[4]
-            if occupied == full:
-                return bbs
-            empty = full & ~occupied
-            mine = bbs[colour]
-            others = occupied & ~mine
-            moves = captures(mine, others, empty) if mine else 0
-            if not moves:
-                moves = near(occupied) & empty
-            if moves & steered and rnd() < bias:
-                moves = steer(moves, occupied)
-            for _ in range(int(rnd() * popcount(moves))):
-                moves &= moves - 1
-            bit = moves & -moves
-            turned = flips(bit.bit_length() - 1, mine, others) | bit
-            keep = ~turned
-            for other in (1, 2, 3, 4):
-                bbs[other] &= keep
-            bbs[colour] = mine | turned
-            colour = after[colour]

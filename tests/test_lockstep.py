@@ -393,21 +393,26 @@ def test_a_guest_heard_a_move_behind_with_its_acknowledgement_is_not_sent_the_st
     assert sent == [1]
 
 
-def _node_one_to_move(seed=5):
-    # Four seats on a ring of four, play going on until the seat of node 1 (the first guest
-    # after the host) is to move, every board caught up and every move acknowledged.
+def _to_move(node, seed, limit):
+    # Four seats on a ring of four, play going on until the seat of ``node`` is to move, every
+    # board caught up and every move acknowledged.
     table = Table(4, 3, seed=seed)
     table.seat_everyone()
-    mover = table.guests[0]
-    for _ in range(200):
+    for _ in range(limit):
         table.step(play=False)
         settled = table.caught_up() and not any(
-            table.host.link.pending(node) for node in (1, 2, 3))
-        if settled and table.host.seat_to_move() == mover.seat:
-            return table, mover
+            table.host.link.pending(other) for other in (1, 2, 3))
+        if settled and table.host.nodes[table.host.seat_to_move()] == node:
+            return table
         if settled:
             table._play()
-    raise AssertionError("node 1's seat never came to move")
+    raise AssertionError("node %d's seat never came to move" % node)
+
+
+def _node_one_to_move(seed=5):
+    # ... node 1, the first guest after the host: the table and that guest.
+    table = _to_move(1, seed, 200)
+    return table, table.guests[0]
 
 
 def test_a_guests_move_is_on_every_other_guest_before_the_host_sends_it_on():
@@ -519,17 +524,7 @@ def test_the_host_gives_a_guest_a_move_ahead_one_beat_before_it_sends_the_state(
 
 
 def _host_to_move(seed=9):
-    table = Table(4, 3, seed=seed)
-    table.seat_everyone()
-    for _ in range(300):
-        table.step(play=False)
-        settled = table.caught_up() and not any(
-            table.host.link.pending(node) for node in (1, 2, 3))
-        if settled and table.host.nodes[table.host.seat_to_move()] == 0:
-            return table
-        if settled:
-            table._play()
-    raise AssertionError("the host's seat never came to move")
+    return _to_move(0, seed, 300)
 
 
 def test_the_hosts_move_reaches_a_guest_whose_stream_waits_for_an_acknowledgement():

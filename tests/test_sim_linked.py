@@ -87,6 +87,21 @@ class Room:
         self.tap(index, SELECT)
         assert app.mode == "join"
 
+    def three_from_menus(self):
+        """Three players, seats 2 and 3 'link': sim 0 hosts from its menu, sims 1 and 2
+        join from theirs, until every board is in play. Returns the three apps."""
+        settings = self.sims[0].app.settings
+        settings.players = 3
+        settings.seats[2] = "link"
+        settings.fix()
+        self.host_from_menu(0)
+        self.join_from_menu(1)
+        self.join_from_menu(2)
+        apps = [sim.app for sim in self.sims]
+        assert self.run(8000, lambda: all(app.mode == "play" for app in apps)), \
+            [app.mode for app in apps]
+        return apps
+
     def play_round(self, limit=3000):
         apps = [sim.app for sim in self.sims]
         for _ in range(limit):
@@ -188,16 +203,7 @@ def _three_seats_in_play(tmp_path):
     sims = [host] + [Sim(["--join", "127.0.0.1:%d" % port], path) for path in paths[1:]]
     table = Room(sims)
     sims[2].app.settings.brightness = 2
-    settings = sims[0].app.settings
-    settings.players = 3
-    settings.seats[2] = "link"
-    settings.fix()
-    table.host_from_menu(0)
-    table.join_from_menu(1)
-    table.join_from_menu(2)
-    apps = [sim.app for sim in sims]
-    assert table.run(8000, lambda: all(app.mode == "play" for app in apps)), \
-        [app.mode for app in apps]
+    apps = table.three_from_menus()
     for _ in range(400):
         if len(apps[0].game.board.moves) >= 5:
             break
@@ -414,16 +420,7 @@ def test_a_hosting_simulator_seats_a_handheld_on_its_serial_port_beside_a_joiner
     try:
         printed = capsys.readouterr().out
         assert "node 1: the handheld on %s (it joins from its menu)" % handheld.path in printed
-        settings = host.app.settings
-        settings.players = 3
-        settings.seats[2] = "link"
-        settings.fix()
-        table.host_from_menu(0)
-        table.join_from_menu(1)
-        table.join_from_menu(2)
-        apps = [sim.app for sim in table.sims]
-        assert table.run(8000, lambda: all(app.mode == "play" for app in apps)), \
-            [app.mode for app in apps]
+        apps = table.three_from_menus()
         assert sorted(kind for _, _, kind in host.cable.joiners()) == ["cable", "tcp"]
         assert handheld.app.link.node == 1
         table.play_round(limit=6000)

@@ -50,15 +50,19 @@ def test_a_colour_without_balls_may_play_any_cell_next_to_a_ball():
 @pytest.mark.parametrize("players,size,teams", CONFIGS)
 def test_opponents_play_whole_games_legally_without_touching_the_game(players, size, teams):
     game = Game(players, size, teams=teams, seed=3)
-    bots = [alphabeta(seed=1, nodes=300), mcts(seed=2, iterations=40)]
+    _play_legally(game, [alphabeta(seed=1, nodes=300), mcts(seed=2, iterations=40)])
+    assert game.board.is_full()
+
+
+def _play_legally(game, bots):
+    # The bots in turn (by seat) to the end: each answer legal, the game it was given untouched.
     while not game.over:
-        bot = bots[game.seat_of(game.turn) % 2]
+        bot = bots[game.seat_of(game.turn) % len(bots)]
         before = (game.board.to_text(), game.turn, list(game.moves))
         cell = bot(game)
         assert (game.board.to_text(), game.turn, list(game.moves)) == before
         assert cell in game.legal_moves()
         game.play(cell)
-    assert game.board.is_full()
 
 
 @pytest.mark.parametrize("make", [lambda s: AlphaBeta(nodes=500, seed=s),
@@ -125,15 +129,9 @@ def test_the_arena_loads_factories_with_options():
 @pytest.mark.parametrize("players,size,teams", [(4, 8, False), (3, 6, False), (2, 4, True)])
 def test_biased_mcts_and_brs_play_whole_games_legally(players, size, teams):
     game = Game(players, size, teams=teams, seed=5)
-    bots = [mcts(seed=2, iterations=30, bias=1), arena.load("sim.opponents:brs:nodes=200", 3),
-            arena.load("sim.opponents:mcts:iterations=30:bias=0.5", 4)]
-    while not game.over:
-        bot = bots[game.seat_of(game.turn) % 3]
-        before = (game.board.to_text(), game.turn, list(game.moves))
-        cell = bot(game)
-        assert (game.board.to_text(), game.turn, list(game.moves)) == before
-        assert cell in game.legal_moves()
-        game.play(cell)
+    _play_legally(game, [mcts(seed=2, iterations=30, bias=1),
+                         arena.load("sim.opponents:brs:nodes=200", 3),
+                         arena.load("sim.opponents:mcts:iterations=30:bias=0.5", 4)])
 
 
 def test_biased_playouts_take_a_free_corner_and_avoid_x_cells_by_an_empty_corner():

@@ -15,8 +15,9 @@ this module gathers all three for the desktop programs, the tests and the docs.
 from .lockstep_base import (  # noqa: F401
                             BEAT, BEAT_MS, BYE, ENDED, FULL, GAME_VERSION, HELLO, ILLEGAL, JOIN,
                             LOBBY, LOCAL, LOST, LOST_MS, MOVE, NEXT, NO, NOT_YOUR_TURN,
-                            OTHER_VERSION, PAUSED, PHASES, PLAYED, PLAYING, PROTOCOL, REASONS, REFUSED,
-                            REFUSED_PHASE, RESYNC, RESYNC_MS, SEARCHING, SEAT, SECOND_HOST, SENT,
-                            STALE, STATE, TRY, Session, position_check, read_state, state_bytes)
+                            OTHER_VERSION, PAUSED, PHASES, PLAYED, PLAYING, PROTOCOL, REASONS,
+                            REFUSED, REFUSED_PHASE, RESYNC, RESYNC_MS, SEARCHING, SEAT,
+                            SECOND_HOST, SENT, STALE, STATE, TRY, Session, position_check,
+                            read_state, state_bytes)
 from .lockstep_guest import Guest  # noqa: F401
 from .lockstep_host import Host  # noqa: F401

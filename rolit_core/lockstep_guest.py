@@ -9,8 +9,8 @@ position, or a host that has not caught up within ``RESYNC_MS``, is a desync lik
 
 from .lockstep_base import (BEAT, BYE, ENDED, HELLO, ILLEGAL, JOIN, LOBBY, LOST, LOST_MS, MOVE,
                             NEXT, NO, NOT_YOUR_TURN, OTHER_VERSION, PAUSED, PLAYED, PLAYING,
-                            REASONS, REFUSED, REFUSED_PHASE, RESYNC, RESYNC_MS, SEARCHING, SEAT, SENT,
-                            STATE, TRY, Session, position_check, read_state)
+                            REASONS, REFUSED, REFUSED_PHASE, RESYNC, RESYNC_MS, SEARCHING, SEAT,
+                            SENT, STATE, TRY, Session, position_check, read_state)
 from .vocab import ticks_diff
 
 

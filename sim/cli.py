@@ -628,12 +628,11 @@ def open_cable(args):
     from .net import NetError, NetHost, NetJoin
     try:
         if args.host is not None:
-            cable = NetHost(args.host)
             if len(args.cable) > 3:
-                cable.close()
                 raise NetError("--cable: at most 3 handhelds join a game (4 seats)")
+            from .net.serial import SerialLink
+            cable = NetHost(args.host)
             for path in args.cable:
-                from .net.serial import SerialLink
                 try:
                     cable.add_cable(SerialLink(path), path)
                 except NetError:

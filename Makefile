@@ -9,7 +9,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 SETUP := $(VENV)/.installed node_modules/.installed
 
-.PHONY: play test bench arena tune deploy emulate setup clean web chromium fat-tools mutants
+.PHONY: play test bench arena tune book deploy emulate setup clean web chromium fat-tools mutants
 
 # Quitting with Ctrl-C is a normal end of the game, not a failed recipe: no "Error 130" from make.
 # A Ctrl-C typed at the terminal stops make as well, which then says "Interrupt" and ends with 130.
@@ -28,6 +28,11 @@ arena: $(VENV)/.installed
 # Fit the computer players' evaluation from self-play (bench/tune.py; hours of CPU).
 tune: $(VENV)/.installed
 	$(PY) -m bench.tune $(ARGS)
+
+# Build the opening book rolit_core/book.bin from expert self-play (bench/book.py; the shipped one,
+# `make book ARGS="--seed 1 --games 40"`, takes about a quarter of an hour of CPU).
+book: $(VENV)/.installed
+	$(PY) -m bench.book $(ARGS)
 
 # Mutation testing (mutmut; docs/testing.md): mutants of rolit_core/ and the save stores
 # (hardware/saverecord.py, nvmstore.py, filestore.py) against the fast tests named in pyproject.toml's

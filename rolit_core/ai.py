@@ -924,6 +924,7 @@ class Player:
         self._answer = None
         self._game = None
         self._mark = None
+        self.book = True  # medium and above play the opening book's moves (rolit_core/book.py)
 
     def choose(self, game):
         """A legal cell for the colour to move. Raises ``ValueError`` if the game is over."""
@@ -950,6 +951,10 @@ class Player:
         elif len(moves) == 1:
             self._answer = moves[0]
         else:
+            cell = _book_move(game, moves, self._rng) if self.book else -1
+            if cell >= 0:
+                self._answer = cell
+                return
             two = len(game.seat_colours) == 2
             depth = self.max_depth if two else self.multi_depth
             self.budget = self.budgets[0 if two else 1]
@@ -991,6 +996,15 @@ class Player:
         self.thinking = False
         self.progress = 100
         return cell
+
+
+def _book_move(game, moves, rng):
+    """A move of the opening book for the first plies of an 8x8 game, or -1 (then the level
+    searches). The book's module is imported only while a game is that young."""
+    if game.board.size != 8 or game.board._counts[EMPTY] < 60 - 12:  # book.MAX_PLIES
+        return -1
+    from . import book
+    return book.move(game, moves, rng)
 
 
 def _new_table(entries):

@@ -5,9 +5,10 @@
     make deploy DEST=PATH [ARGS=...] [MPY_CROSS=PATH]
 
 PATH is the mounted CIRCUITPY drive (``/media/$USER/CIRCUITPY``, ``/Volumes/CIRCUITPY``, ``E:\\``)
-or any folder. Copied: ``code.py``, the ``rolit_core/`` and ``hardware/`` packages (Python files
-only), a starter ``settings.toml`` for the preset (never over an existing one: a file without any
-``ROLIT_`` line gets the starter appended, one with them is left alone), and into ``PATH/lib/`` the
+or any folder. Copied: ``code.py``, the ``rolit_core/`` and ``hardware/`` packages (Python
+files, and the opening book ``rolit_core/book.bin``), a starter ``settings.toml`` for the preset
+(never over an existing one: a file without any ``ROLIT_`` line gets the starter appended, one
+with them is left alone), and into ``PATH/lib/`` the
 CircuitPython libraries the game needs, taken from the pinned pip packages installed with
 ``make setup`` (nothing of theirs is kept in this repository). Files that are already identical
 are not written again (every write to CIRCUITPY restarts the board).
@@ -63,6 +64,8 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = ("rolit_core", "hardware")
+# Data files of the packages, copied as they are (never compiled): the opening book.
+DATA_FILES = ("rolit_core/book.bin",)
 PRESETS = ("pico", "pico_w", "feather_rp2040", "blinka_pi")
 # Pip distribution -> the modules of it the device imports (lib/ on the board).
 LIBRARIES = (("adafruit-circuitpython-neopixel", ("neopixel.py",)),)
@@ -257,6 +260,10 @@ def game_files(compiler=None):
     if compiler is not None:
         found = [(_compiled(relative), compiler.compile(relative, data),
                   (note + ", " if note else "") + "compiled") for relative, data, note in found]
+    for relative in DATA_FILES:
+        path = os.path.join(ROOT, *relative.split("/"))
+        if os.path.isfile(path):
+            found.append((relative, _read(path), ""))
     found.append(("code.py", _read(os.path.join(ROOT, "code.py")), ""))
     return found
 

@@ -4,7 +4,7 @@ its slices (the browser page) or show its progress."""
 from rolit_core.app import BACK, App
 
 
-def test_the_thinker_is_the_computer_to_move_and_only_while_it_thinks():
+def test_the_thinker_is_the_computer_to_move_and_only_while_it_thinks(no_book):
     app = App(seed=3, think_nodes=5)
     app.start(seats=("hard", "human"), first="red")
     app.update(0, [])

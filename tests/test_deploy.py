@@ -40,7 +40,11 @@ def test_deploy_copies_the_game_and_the_pinned_library(tmp_path):
     assert read(dest / "code.py") == read(os.path.join(ROOT, "code.py"))
     for package in ("rolit_core", "hardware"):
         names = sorted(n for n in os.listdir(os.path.join(ROOT, package)) if n.endswith(".py"))
+        if package == "rolit_core":
+            names = sorted(names + ["book.bin"])  # the opening book, as it is
         assert sorted(os.listdir(dest / package)) == names
+    assert read(dest / "rolit_core" / "book.bin") == read(
+        os.path.join(ROOT, "rolit_core", "book.bin"))
     assert not (dest / "hardware" / "settings").exists()
     assert read(dest / "lib" / "neopixel.py") == read(library_path("neopixel"))
     assert sorted(os.listdir(dest / "lib")) == ["neopixel.py"]  # pixelbuf is built in

@@ -15,7 +15,10 @@ CORE = os.path.join(ROOT, "rolit_core")
 CORE_FILES = sorted(name for name in os.listdir(CORE) if name.endswith(".py"))
 
 # Modules a CircuitPython board has built in that the core may use.
-BUILT_IN = {"micropython", "gc", "sys", "time", "os", "random", "struct", "array", "math", "errno"}
+# binascii: its crc32 checks the opening book (rolit_core/book.py; a build without it gets a
+# slower check written in Python).
+BUILT_IN = {"micropython", "gc", "sys", "time", "os", "random", "struct", "array", "math", "errno",
+            "binascii"}
 # Present in the MicroPython WebAssembly build but missing on boards (and CPython-only helpers).
 MISSING_ON_BOARDS = ("abc", "functools", "itertools", "copy", "typing", "dataclasses", "enum",
                      "collections", "__future__", "re", "json", "random_extra")

@@ -4,7 +4,7 @@ sizes the search's slices from how long the last frames took (hardware.pacing)."
 from rolit_core.app import App
 
 
-def test_the_update_that_finds_the_move_does_not_also_play_it():
+def test_the_update_that_finds_the_move_does_not_also_play_it(no_book):
     app = App(seed=5, think_nodes=1)
     app.start(seats=("hard", "human"), first="red")
     now = 0
@@ -53,7 +53,7 @@ def test_the_slice_stays_within_its_bounds_and_ignores_frames_that_searched_noth
     assert pacer.nodes("hard") == 40
 
 
-def test_an_update_given_no_nodes_shows_the_thinking_and_searches_nothing():
+def test_an_update_given_no_nodes_shows_the_thinking_and_searches_nothing(no_book):
     app = App(seed=5, think_nodes=20)
     app.start(seats=("hard", "human"), first="red")
     app.update(0, [])
@@ -293,7 +293,7 @@ def test_the_stop_says_when_the_frames_time_for_thinking_is_up_across_the_clocks
         assert stop() is over, now
 
 
-def test_a_search_stops_on_time_and_the_game_plays_the_same_moves():
+def test_a_search_stops_on_time_and_the_game_plays_the_same_moves(no_book):
     # Frames of a real App against hard, where every reading of the clock costs 2 ms (as if a
     # node took that long): each update searches until its 20 ms are up, however many nodes
     # the pacer would allow, and the moves are those of an App that searches in fixed slices.

@@ -54,3 +54,18 @@ def test_a_file_as_the_folder_is_refused_and_kept(tmp_path):
     status, err = run_build(out)
     assert status == 1 and "is a file, not a folder" in err
     assert out.read_text() == "notes"
+
+
+def test_the_page_gets_the_same_opening_book_as_the_device(tmp_path):
+    import base64
+    import json
+
+    from sim import deploy
+
+    assert build.DATA_FILES == deploy.DATA_FILES
+    text = build.sources_module(build.python_sources(), build.data_files())
+    data = json.loads(text.split("export const DATA = ", 1)[1].rsplit(";", 1)[0])
+    with open(os.path.join(ROOT, "rolit_core", "book.bin"), "rb") as handle:
+        assert base64.b64decode(data["rolit_core/book.bin"]) == handle.read()
+    main = open(os.path.join(ROOT, "web", "main.js")).read()
+    assert "Object.entries(DATA)" in main and "Uint8Array" in main

@@ -2,7 +2,7 @@
 
 The folder holds the page (index.html, style.css, the ES modules), the pinned MicroPython
 WebAssembly interpreter from node_modules, and sources.js: the ``rolit_core`` sources of this
-checkout, the two small modules it shares with the simulator window (sim/clicks.py, sim/howto.py)
+checkout and its opening book (``rolit_core/book.bin``, base64), the two small modules it shares with the simulator window (sim/clicks.py, sim/howto.py)
 and the page's Python side (web/page.py), which the page copies into the interpreter's
 file system. Nothing is fetched from anywhere else, so the folder works from any static host.
 
@@ -25,6 +25,8 @@ MODULES = ("panel.js", "input.js", "words.js", "link.js", "net.js", "sources.js"
 INTERPRETER = ("micropython.mjs", "micropython.wasm")
 # Every name a build writes in its folder.
 BUILT = PAGE_FILES + INTERPRETER + ("sources.js", "rolit.html")
+# rolit_core's data files, the same as the device's (sim/deploy.py DATA_FILES): the opening book.
+DATA_FILES = ("rolit_core/book.bin",)
 # What the page's Python shares with the simulator window (clicks on the board, the how-to).
 SIM_FILES = ("__init__.py", "clicks.py", "howto.py")
 
@@ -51,10 +53,22 @@ def python_sources():
     return sources
 
 
-def sources_module(sources):
-    """sources.js: the Python sources as one ES module."""
+def data_files():
+    """{path in the interpreter's file system: base64 text} for the data files of rolit_core
+    that the device gets too (the opening book, sim.deploy.DATA_FILES)."""
+    found = {}
+    for relative in DATA_FILES:
+        path = os.path.join(ROOT, *relative.split("/"))
+        if os.path.isfile(path):
+            found[relative] = base64.b64encode(_read(path, True)).decode("ascii")
+    return found
+
+
+def sources_module(sources, data=None):
+    """sources.js: the Python sources (and the data files, base64) as one ES module."""
     lines = ["// Made by web/build.py: the Python the page copies into MicroPython's file system.",
-             "export const SOURCES = %s;" % json.dumps(sources, indent=0, sort_keys=True), ""]
+             "export const SOURCES = %s;" % json.dumps(sources, indent=0, sort_keys=True),
+             "export const DATA = %s;" % json.dumps(data or {}, indent=0, sort_keys=True), ""]
     return "\n".join(lines)
 
 
@@ -111,7 +125,7 @@ def build(out=None):
     for name in INTERPRETER:
         shutil.copyfile(os.path.join(PACKAGE, name), os.path.join(out, name))
     with open(os.path.join(out, "sources.js"), "w", encoding="utf-8") as handle:
-        handle.write(sources_module(python_sources()))
+        handle.write(sources_module(python_sources(), data_files()))
     with open(os.path.join(out, "rolit.html"), "w", encoding="utf-8") as handle:
         handle.write(single_file(out))
     return out

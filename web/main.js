@@ -7,7 +7,7 @@
 
 import { Panel } from "./panel.js";
 import { Keys, KEYMAP, BACK, Gamepads, bindPad } from "./input.js";
-import { SOURCES } from "./sources.js";
+import { DATA, SOURCES } from "./sources.js";
 import { opensGame, readLink, MAX_RECORD } from "./link.js";
 import { NetLink, SerialLink, choosePort, hasSerial, hostInfo, storedNode } from "./net.js";
 import { SEAT_RGB, moves as moveWords, prompt as promptWords, seats as seatRows, status as statusLines }
@@ -598,6 +598,12 @@ function copySources(FS) {
     const at = path.lastIndexOf("/");
     if (at > 0) FS.mkdirTree(`/rolit/${path.slice(0, at)}`);
     FS.writeFile(`/rolit/${path}`, text);
+  }
+  // The data files (the opening book), base64 in sources.js, as bytes.
+  for (const [path, text] of Object.entries(DATA)) {
+    const at = path.lastIndexOf("/");
+    if (at > 0) FS.mkdirTree(`/rolit/${path.slice(0, at)}`);
+    FS.writeFile(`/rolit/${path}`, Uint8Array.from(atob(text), (c) => c.charCodeAt(0)));
   }
 }
 

@@ -1,0 +1,415 @@
+"""The opening book (rolit_core/book.py, built by bench/book.py): keys, symmetries, the file's
+checks, its use by the levels, and the same lookups under MicroPython."""
+
+import os
+
+import pytest
+
+from micropython import run_micropython
+from rolit_core import Game, book
+from rolit_core.ai import Player
+from rolit_core.rng import Random
+from bench import book as builder
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHIPPED = os.path.join(ROOT, "rolit_core", "book.bin")
+
+
+@pytest.fixture(autouse=True)
+def default_book():
+    book.use(None)
+    yield
+    book.use(None)
+
+
+def played(players, first, cells):
+    game = Game(players=players, first=first)
+    for cell in cells:
+        game.play(cell)
+    return game
+
+
+def random_game(players, first, plies, seed):
+    rng = Random(seed)
+    game = Game(players=players, first=first)
+    for _ in range(plies):
+        game.play(rng.choice(game.legal_moves()))
+    return game
+
+
+def positions():
+    """Games of 2, 3 and 4 players, every first colour, 0-5 random plies."""
+    found = []
+    for players in (2, 3, 4):
+        for first in Game(players).colours:
+            for plies in range(6):
+                found.append(random_game(players, first, plies, players * 100 + first * 10 +
+                                         plies))
+    return found
+
+
+def write_book(path, games, pick=lambda moves: moves[len(moves) // 2], plies=8):
+    """A book with one stored move per position of ``games``: the one ``pick`` chooses; returns
+    the (game, cell) stored, one per key."""
+    records = {}
+    stored = []
+    for game in games:
+        key = book.position(game)
+        if key[:2] in records:
+            continue  # a mirror image of a position before (its record is that one's)
+        moves = game.legal_moves()
+        cell = pick(moves)
+        records[key[:2]] = [1, {builder.canonical_move(game, key, cell): 3}]
+        stored.append((game, cell))
+    with open(path, "wb") as handle:
+        handle.write(builder.encode(records, plies))
+    book.use(str(path))
+    return stored
+
+
+START = ((27, 1), (28, 2), (35, 4), (36, 3))  # the 8x8 start: R Y / B G
+
+
+def derived_frames(game):
+    """The symmetries of the game's rules, from its start position and turn order: the board's
+    symmetries t (book._cell) with the renaming of the colours that maps the start onto itself,
+    colours in play onto colours in play, and the turn order onto itself."""
+    found = []
+    colours = game.colours
+    for t in range(8):
+        rename = bytearray(5)
+        for cell, colour in START:
+            rename[colour] = dict(START)[book._cell(t, cell)]
+        ok = all((c in colours) == (rename[c] in colours) for c in range(1, 5))
+        ok = ok and all(rename[game.next_colour(c)] == game.next_colour(rename[c])
+                        for c in colours)
+        if ok:
+            found.append((t, bytes(rename)))
+    return found
+
+
+def frames(game):
+    # book.FRAMES for the game, as (t, renaming) pairs.
+    table = book.FRAMES[len(game.seat_colours)]
+    return [(table[at], table[at + 1:at + 6]) for at in range(0, len(table), 6)]
+
+
+def record(game):
+    """The book's moves for the position: (cell, weight) for every legal cell a stored move
+    stands for (weights times 12, shared among the cells of one stored move), or None."""
+    found = book._record(game)
+    if found is None:
+        return None
+    buf, ts = found
+    return [(m, book._weight(buf, slot, ts, m)) for slot in range(book.SLOTS)
+            for m in game.legal_moves() if book._weight(buf, slot, ts, m)]
+
+
+def searched(level, seed, game):
+    bot = Player(level, seed)
+    bot.book = False
+    return bot.choose(game)
+
+
+# -- keys and symmetries ---------------------------------------------------------------------
+
+
+def test_the_symmetries_are_inverted_and_are_those_of_the_rules():
+    for t in range(8):
+        for cell in range(64):
+            assert book._cell(book._INVERSE[t], book._cell(t, cell)) == cell
+    for players in (2, 3, 4):
+        for first in Game(players).colours:
+            game = Game(players=players, first=first)
+            assert frames(game) == derived_frames(game)
+    # Two players: the reflection that swaps the neutral colours, and the half turn and the
+    # other reflection that swap red and green; four: the quarter turns; three: none.
+    assert [len(book.FRAMES[p]) // 6 for p in (2, 3, 4)] == [4, 1, 4]
+    assert book.position(Game(players=2, teams=True)) is None
+    assert book.position(Game(players=2, size=6)) is None
+
+
+def test_the_key_is_the_position_not_the_order_of_the_moves():
+    # The same balls and turn reached another way (here: set up from the position's text, with
+    # no moves at all) give the same key; another turn, or one ball more, another.
+    from rolit_core.board import Board
+
+    for players in (2, 3, 4):
+        game = random_game(players, "red", 4, players)
+        same = Game(players=players, first=game.turn)
+        same.board = Board.from_text(game.board.to_text())
+        assert same.board._moves != game.board._moves
+        assert book.position(same)[:2] == book.position(game)[:2]
+        other = Game(players=players, first=game.next_colour(game.turn))
+        other.board = Board.from_text(game.board.to_text())
+        assert book.position(other)[:2] != book.position(game)[:2]
+        game.play(game.legal_moves()[0])
+        assert book.position(game)[:2] != book.position(same)[:2]
+
+
+def test_mirrored_games_share_a_key_and_the_move_maps_back(tmp_path):
+    checked = 0
+    for players in (2, 4):
+        game = Game(players=players, first="red")
+        for t, rename in frames(game)[1:]:
+            for seed in range(4):
+                rng = Random(seed)
+                a = Game(players=players, first="red")
+                b = Game(players=players, first=rename[1])
+                for _ in range(1 + seed):
+                    cell = rng.choice(a.legal_moves())
+                    a.play(cell)
+                    b.play(book._cell(t, cell))
+                assert [rename[v] for v in a.board._cells] == \
+                    [b.board._cells[book._cell(t, c)] for c in range(64)]
+                assert book.position(a)[:2] == book.position(b)[:2]
+                stored = write_book(tmp_path / "one.bin", [a])
+                cell = stored[0][1]
+                got = dict(record(a))
+                assert cell in got
+                mirrored = dict(record(b))
+                assert book._cell(t, cell) in mirrored
+                # The cells of one stored move in a symmetric position are equivalent ones.
+                for m in got:
+                    assert book._cell(t, m) in mirrored
+                checked += 1
+    assert checked == 24
+
+
+# -- round trip ------------------------------------------------------------------------------
+
+
+def test_round_trip_moves_legal_and_the_stored_ones(tmp_path):
+    games = positions()
+    stored = write_book(tmp_path / "book.bin", games)
+    assert book._ready() and book._count == len(set(book.position(g)[:2] for g in games))
+    for game, cell in stored:
+        moves = game.legal_moves()
+        got = record(game)
+        assert got and all(m in moves for m, _ in got)
+        assert cell in [m for m, _ in got]
+        # Only moves equivalent to the stored one under the position's own symmetries.
+        ts = book.position(game)[2]
+        assert set(m for m, _ in got) == set(
+            m for m in moves for t in ts
+            if book._cell(t, m) == builder.canonical_move(game, book.position(game), cell))
+        for seed in range(3):
+            assert book.move(game, moves, Random(seed)) in [m for m, _ in got]
+
+
+def test_the_levels_play_the_book_and_easy_does_not(tmp_path, monkeypatch):
+    games = positions()
+    stored = write_book(tmp_path / "book.bin", games)
+    for game, _ in stored[:12]:
+        allowed = [m for m, _ in record(game)]
+        for level in ("medium", "hard", "expert"):
+            bot = Player(level, seed=5)
+            before = game.board.to_text(), game.turn, list(game.board._moves)
+            cell = bot.choose(game)
+            assert (game.board.to_text(), game.turn, list(game.board._moves)) == before
+            assert cell in allowed and bot.nodes == 0
+            # In slices: the same move, whatever the slice.
+            for size in (1, 50):
+                again = Player(level, seed=5)
+                again.start(game)
+                answer = None
+                while answer is None:
+                    answer = again.step(size)
+                assert answer == cell
+
+    def no_book(*args):
+        raise AssertionError("easy asked the book")
+
+    monkeypatch.setattr(book, "move", no_book)
+    for game, _ in stored[:12]:
+        Player("easy", seed=1).choose(game)
+
+
+def test_out_of_the_book_the_level_searches_and_the_rng_is_untouched(tmp_path):
+    write_book(tmp_path / "book.bin", [Game(players=2, first="red")])
+    game = random_game(2, "red", 3, 9)
+    assert record(game) is None
+    bot = Player("hard", seed=3)
+    assert bot.choose(game) == searched("hard", 3, game)
+    assert bot.nodes > 0
+    # Deeper than the book's plies: not even looked up.
+    write_book(tmp_path / "short.bin", [game], plies=2)
+    assert record(game) is None
+
+
+# -- damaged files ---------------------------------------------------------------------------
+
+
+def damaged(tmp_path):
+    good = tmp_path / "good.bin"
+    write_book(good, positions())
+    data = good.read_bytes()
+    flipped = bytearray(data)
+    flipped[book.HEADER + 20] ^= 0x40
+    version = bytearray(data)
+    version[4] = 9
+    return {
+        "missing": None,
+        "empty": b"",
+        "header only": data[:book.HEADER],
+        "truncated": data[:-5],
+        "longer": data + b"\0" * 16,
+        "flipped bit": bytes(flipped),
+        "foreign": b"PK\x03\x04" + data[4:],
+        "other version": bytes(version),
+        "text": b"# not a book\n" * 10,
+    }
+
+
+def test_a_damaged_or_missing_book_is_said_once_and_the_level_searches(tmp_path, capsys):
+    game = Game(players=2, first="red")
+    later = random_game(4, "blue", 2, 1)
+    expected = [searched("hard", 4, game), searched("medium", 4, later)]
+    for name, data in damaged(tmp_path).items():
+        path = tmp_path / ("%s.bin" % name.replace(" ", "-"))
+        if data is not None:
+            path.write_bytes(data)
+        book.use(str(path))
+        got = []
+        for _ in range(3):
+            got = [Player("hard", 4).choose(game), Player("medium", 4).choose(later)]
+        assert got == expected, name
+        said = capsys.readouterr().out
+        assert said.count("opening book") == 1 and "search instead" in said, (name, said)
+
+
+def test_a_record_whose_moves_are_not_legal_is_not_played(tmp_path):
+    # A key that matched another position (or a damaged record whose CRC was rewritten): the
+    # stored cell is not a legal move here, so the level searches.
+    game = Game(players=3, first="red")
+    key = book.position(game)
+    records = {key[:2]: [1, {0: 5}]}  # a1: never legal at the start
+    path = tmp_path / "bad.bin"
+    path.write_bytes(builder.encode(records, 8))
+    book.use(str(path))
+    assert book.move(game, game.legal_moves(), Random(1)) == -1
+    assert Player("hard", 2).choose(game) == searched("hard", 2, game)
+
+
+# -- the shipped book --------------------------------------------------------------------------
+
+
+def test_the_shipped_book_covers_every_start():
+    assert os.path.isfile(SHIPPED)
+    assert book._ready(), "rolit_core/book.bin is not a good book"
+    for players in (2, 3, 4):
+        for first in Game(players).colours:
+            game = Game(players=players, first=first)
+            got = record(game)
+            assert got, (players, first)
+            assert all(m in game.legal_moves() for m, _ in got)
+
+
+def opening(players, seed, plies=8):
+    # Two `hard` players (or more) from the start: the moves of the first plies.
+    game = Game(players=players, first="red")
+    bots = [Player("hard", seed * 10 + k) for k in range(players)]
+    for _ in range(plies):
+        game.play(bots[game.seat_of(game.turn)].choose(game))
+    return tuple(m >> 3 for m in game.board._moves)
+
+
+def test_the_shipped_book_gives_variety_and_a_seed_repeats_its_game():
+    for players in (2, 3, 4):
+        games = [opening(players, seed) for seed in range(6)]
+        assert len(set(games)) >= 3, (players, games)
+        assert opening(players, 2) == games[2]
+
+
+# -- MicroPython -------------------------------------------------------------------------------
+
+LOOKUPS = """
+import gc
+from rolit_core import Game, book
+from rolit_core.rng import Random
+from rolit_core.ai import Player
+
+def random_game(players, first, plies, seed):
+    rng = Random(seed)
+    game = Game(players=players, first=first)
+    for _ in range(plies):
+        game.play(rng.choice(game.legal_moves()))
+    return game
+
+games = []
+for players in (2, 3, 4):
+    for first in Game(players).colours:
+        for plies in range(5):
+            games.append(random_game(players, first, plies, players * 100 + first * 10 + plies))
+rng = Random(11)
+out = []
+for game in games:
+    out.append(book.move(game, game.legal_moves(), rng))
+print("moves", " ".join([str(m) for m in out]))
+print("hard", " ".join([str(Player("hard", s).choose(Game(players=p, first="red")))
+                         for p in (2, 3, 4) for s in range(3)]))
+# What a lookup allocates (this runner's collections free nothing, so only that is seen): the
+# same for the second lookup and the twenty-second, so nothing is kept from one to the next.
+game = games[1]
+moves = game.legal_moves()
+book.move(game, moves, Random(1))
+gc.collect()
+before = gc.mem_free()
+cell = book.move(game, moves, Random(1))
+second = before - gc.mem_free()
+for _ in range(20):
+    book.move(game, moves, Random(1))
+before = gc.mem_free()
+book.move(game, moves, Random(1))
+later = before - gc.mem_free()
+print("heap", second, later, cell)
+"""
+
+
+def cpython_lookups():
+    games = []
+    for players in (2, 3, 4):
+        for first in Game(players).colours:
+            for plies in range(5):
+                games.append(random_game(players, first, plies, players * 100 + first * 10 +
+                                         plies))
+    rng = Random(11)
+    return [book.move(game, game.legal_moves(), rng) for game in games]
+
+
+@pytest.mark.micropython
+def test_micropython_looks_up_the_same_moves_and_keeps_no_heap():
+    out = run_micropython(LOOKUPS)
+    lines = dict(line.split(" ", 1) for line in out.strip().split("\n"))
+    expected = cpython_lookups()
+    assert [int(m) for m in lines["moves"].split()] == expected
+    assert sum(1 for m in expected if m >= 0) >= 20  # most of them are in the book
+    hard = [Player("hard", s).choose(Game(players=p, first="red")) for p in (2, 3, 4)
+            for s in range(3)]
+    assert [int(m) for m in lines["hard"].split()] == hard
+    second, later, cell = [int(v) for v in lines["heap"].split()]
+    assert cell >= 0
+    assert second == later, (second, later)
+    assert second < 1000, second  # a few small objects: the record, the key, the file
+
+
+def test_a_lookup_keeps_nothing_on_cpython():
+    import gc
+    import tracemalloc
+
+    game = random_game(4, "yellow", 1, 3)
+    moves = game.legal_moves()
+    assert book.move(game, moves, Random(1)) >= 0
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.take_snapshot()
+        for seed in range(100):
+            book.move(game, moves, Random(seed))
+        gc.collect()
+        after = tracemalloc.take_snapshot()
+    finally:
+        tracemalloc.stop()
+    grown = sum(stat.size_diff for stat in after.compare_to(before, "filename")
+                if "book.py" in str(stat.traceback))
+    assert grown <= 0, grown

@@ -31,8 +31,11 @@ on a PC, in the browser and on a board, and a device level's thinking time is bo
 their calibration: docs/ai.md.
 """
 
+import sys
+
 from .board import _DIRECTIONS_OF, EMPTY
 from .board import captures as _captures
+from .lifetime import forget, load
 from .rng import Random, fresh_seed
 from .vocab import LEVELS
 
@@ -1000,11 +1003,15 @@ class Player:
 
 def _book_move(game, moves, rng):
     """A move of the opening book for the first plies of an 8x8 game, or -1 (then the level
-    searches). The book's module is imported only while a game is that young."""
-    if game.board.size != 8 or game.board._counts[EMPTY] < 60 - 12:  # book.MAX_PLIES
+    searches). The book's module is loaded while a game is that young and forgotten at the
+    first question after it (rolit_core.lifetime), so the rest of the game does not hold it."""
+    if game.board.size != 8:
         return -1
-    from . import book
-    return book.move(game, moves, rng)
+    if game.board._counts[EMPTY] < 60 - 12:  # book.MAX_PLIES
+        if "rolit_core.book" in sys.modules:
+            forget("rolit_core.book")
+        return -1
+    return load("rolit_core.book").move(game, moves, rng)
 
 
 def _new_table(entries):

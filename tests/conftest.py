@@ -13,6 +13,6 @@ import pytest  # noqa: E402
 def no_book(monkeypatch):
     """The computer players search from the first move: the opening book (rolit_core/book.py)
     answers nothing, for tests of the search's slices and pacing in the opening."""
-    from rolit_core import book
+    from rolit_core import ai
 
-    monkeypatch.setattr(book, "move", lambda game, moves, rng: -1)
+    monkeypatch.setattr(ai, "_book_move", lambda game, moves, rng: -1)

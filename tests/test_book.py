@@ -6,17 +6,23 @@ import os
 import pytest
 
 from micropython import run_micropython
-from rolit_core import Game, book
+from rolit_core import Game, lifetime
 from rolit_core.ai import Player
 from rolit_core.rng import Random
+from rolit_core.vocab import EMPTY
 from bench import book as builder
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHIPPED = os.path.join(ROOT, "rolit_core", "book.bin")
 
 
+book = None  # the module as loaded now: a level forgets it once a game is past the opening
+
+
 @pytest.fixture(autouse=True)
 def default_book():
+    global book
+    book = lifetime.load("rolit_core.book")
     book.use(None)
     yield
     book.use(None)
@@ -413,3 +419,21 @@ def test_a_lookup_keeps_nothing_on_cpython():
     grown = sum(stat.size_diff for stat in after.compare_to(before, "filename")
                 if "book.py" in str(stat.traceback))
     assert grown <= 0, grown
+
+
+def test_a_level_holds_the_book_only_while_the_game_is_in_the_opening():
+    import sys
+
+    game = Game(players=2, first="red")
+    bot = Player("medium", seed=1)
+    while game.board.count(EMPTY) >= 60 - book.MAX_PLIES:
+        game.play(bot.choose(game))
+        assert "rolit_core.book" in sys.modules
+    for _ in range(3):
+        game.play(bot.choose(game))
+        assert "rolit_core.book" not in sys.modules
+    assert not hasattr(sys.modules["rolit_core"], "book")
+    # A new game opens with the book again, loaded anew.
+    fresh = Game(players=2, first="red")
+    assert bot.choose(fresh) in fresh.legal_moves() and bot.nodes == 0
+    assert "rolit_core.book" in sys.modules

@@ -55,7 +55,9 @@ def test_the_deployed_files_boot_into_the_menu(firmware, drive, tmp_path):
         pico.press("select")
         pico.run(80)
         pico.release("select")
-        pico.run(300)
+        shown = len(pico.frames)
+        # the menu's first frame, once the menu's modules are compiled (from source here)
+        assert pico.run(1500, until_frame=True) == "frame" and len(pico.frames) > shown
         menu = Mirror(drive["settings.toml"], b"\xff" * 4096)
         app = menu.app
         app.update(0, [])

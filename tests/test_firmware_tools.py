@@ -210,7 +210,7 @@ def test_lockstep_accepts_the_device_frames_and_names_the_first_wrong_one():
         run.run(1000)
 
 
-def test_lockstep_stops_the_mirrors_search_where_the_devices_clock_stopped_it():
+def test_lockstep_stops_the_mirrors_search_where_the_devices_clock_stopped_it(no_book):
     # code.py ends a slice of thinking when the frame's time is up (hardware.pacing): the
     # harness says at which question of the search (@C), and the mirror must stop there too,
     # or the move shows in a different frame.

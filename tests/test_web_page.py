@@ -1,6 +1,7 @@
 """The browser page's Python side (web/page.py) and its build (web/build.py), without a browser:
 on CPython here, and the glue once under real MicroPython (the interpreter the page runs)."""
 
+import base64
 import doctest
 import json
 import os
@@ -203,7 +204,7 @@ def test_info_changes_only_with_what_it_shows():
     assert moved & page.CHANGED_INFO and json.loads(p._info)["mode"] == "menu"
 
 
-def test_computers_think_in_slices_and_report_the_nodes_they_used():
+def test_computers_think_in_slices_and_report_the_nodes_they_used(no_book):
     store = Store()
     p = page.Page(store.read, store.write, seed=5)
     p.begin("expert,hard")
@@ -294,7 +295,12 @@ def test_build_copies_the_core_and_makes_a_single_file(tmp_path):
     assert {"index.html", "main.js", "micropython.mjs", "micropython.wasm", "sources.js",
             "rolit.html"} <= names
     text = open(os.path.join(out, "sources.js")).read()
-    sources = json.loads(text[text.index("{"):text.rindex("}") + 1])
+    sources_at = text.index("export const SOURCES = ") + len("export const SOURCES = ")
+    data_at = text.index("export const DATA = ")
+    sources = json.loads(text[sources_at:data_at].rstrip().rstrip(";"))
+    data = json.loads(text[data_at + len("export const DATA = "):].strip().rstrip(";"))
+    with open(os.path.join(ROOT, "rolit_core", "book.bin"), "rb") as handle:
+        assert base64.b64decode(data["rolit_core/book.bin"]) == handle.read()  # the device's
     core = sorted(n for n in os.listdir(os.path.join(ROOT, "rolit_core")) if n.endswith(".py"))
     assert sorted(k[len("rolit_core/"):] for k in sources if k.startswith("rolit_core/")) == core
     with open(os.path.join(ROOT, "rolit_core", "app.py")) as handle:

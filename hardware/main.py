@@ -53,6 +53,21 @@ def wait(ms):
         time.sleep(0.01)
 
 
+def restart(app):
+    """The app wants a fresh interpreter (``App.wants_restart``): with what it holds saved,
+    ``code.py`` starts again (``supervisor.reload()``) and resumes from the save. A Python
+    without ``supervisor`` goes on as it is."""
+    app.wants_restart = False
+    if app.dirty:
+        app.save()
+    try:
+        from supervisor import reload
+    except ImportError:
+        return
+    print("restarting: a fresh heap for the computer players (compiled from source)")
+    reload()
+
+
 class Session:
     """Counts frames over restarts and reports changes of the app's and the storage's errors."""
 
@@ -125,6 +140,8 @@ class Session:
                 if storage.error:
                     print("storage: %s" % storage.error)
             self.frames += 1
+            if app.wants_restart:
+                restart(app)
             if frame_ms:
                 spent = ticks_diff(ticks_ms(), now)
                 if cable is not None:

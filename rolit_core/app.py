@@ -23,13 +23,13 @@ board (:mod:`rolit_core.play`), pause, round end, rounds table and match end
 """
 
 import gc
+import sys
 
 # The computer players first: on a board compiling from source, the biggest module compiles
-# best while the heap is still empty (docs/memory.md), and only then: in the heap a linked game
-# leaves it does not compile (MemoryError), so there it is kept for good. Compiled (.mpy),
-# nothing is compiled on the board: they load when a game first needs them (play.computer),
-# after the title, and only sys.modules holds them, so that a linked game with no computer
-# seat on this handheld can forget them (App.linked_code).
+# best while the heap is still empty (docs/memory.md). Compiled (.mpy), nothing is compiled on
+# the board: they load when a game first needs them (play.computer), after the title. Either
+# way only sys.modules holds them, so that a linked game with no computer seat on this
+# handheld can forget them (App.linked_code).
 _COMPILED = globals().get("__file__", "").endswith(".mpy")
 if not _COMPILED:
     try:
@@ -64,8 +64,10 @@ _BLACK = (0, 0, 0)
 # the modules leaves much garbage, and long-lived objects placed among it fragment a board's
 # small heap (docs/memory.md).
 _TIDY = hasattr(gc, "mem_free")
-# A board that compiles its modules from source cannot load the computer players again later.
-_KEEP_AI = _TIDY and not _COMPILED
+# A board that compiles its modules from source cannot compile the computer players again in
+# the heap a linked game leaves (its code was compiled into the room they left: MemoryError):
+# there the program restarts when such a game ends (App.wants_restart).
+_RESTART_FOR_AI = _TIDY and not _COMPILED
 
 
 class App:
@@ -97,6 +99,11 @@ class App:
         # The linked game being played (rolit_core.linked.LinkedGame), if any: its code is
         # loaded when one begins (linked_code) and forgotten when it ends (LinkedGame.leave).
         self.linked = None
+        # True once the program should start again in a fresh interpreter (the driver does it,
+        # with everything saved): a linked game that forgot the computer players has ended on
+        # a board that compiles from source (linked_code).
+        self.wants_restart = False
+        self._restart_after_link = False
         self.seed = seed
         self.levels = tuple(levels)
         self.think_nodes = think_nodes
@@ -247,15 +254,18 @@ class App:
 
         A guest, or a host whose seat ``kinds`` name no computer level, has no computer player
         to run: :mod:`rolit_core.ai` is forgotten for the game (the next game that needs it
-        loads it again), except on a board that compiles from source, which could not."""
+        loads it again; on a board that compiles from source, in a fresh interpreter: when the
+        linked game ends, ``wants_restart``)."""
         computers = False
         if role == save.HOST:
             for kind in kinds:
                 if kind != HUMAN and kind != LINKED:
                     computers = True
-        if not computers and not _KEEP_AI:
+        if not computers:
             self.ais = {}
-            forget("rolit_core.ai")
+            if "rolit_core.ai" in sys.modules:
+                forget("rolit_core.ai")
+                self._restart_after_link = _RESTART_FOR_AI
         # On a board compiling from source it needs a tidy heap: what the menu left is
         # collected first (a MemoryError here would be a crash of the frame).
         if _TIDY:
@@ -264,6 +274,12 @@ class App:
         if _TIDY:
             gc.collect()
         return load("rolit_core.linked")
+
+    def linked_over(self):
+        """The linked game has ended here (``LinkedGame.leave``): on a board that compiles from
+        source and forgot the computer players for it, the program is to restart."""
+        if self._restart_after_link:
+            self.wants_restart = True
 
     def move_cursor(self, cell):
         """While a human chooses a cell: put the cursor on ``cell`` of the board being played,

@@ -295,6 +295,7 @@ class LinkedGame:
         app.linked = None
         app.play = PlayScreen(app)
         forget("rolit_core.linked")
+        app.linked_over()
 
     def draw_over(self, frame):
         """Over any screen: "link lost" is red marching round the border."""

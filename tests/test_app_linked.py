@@ -586,3 +586,28 @@ def test_a_linked_game_with_no_computer_seat_here_holds_no_computer_players(
     table.run(3000, lambda: len(app.game.board.moves) > 1)
     assert app.game.board.moves and "rolit_core.ai" in sys.modules
     assert app.ais["easy"] is not None  # a real computer player, not random moves
+
+
+@pytest.mark.parametrize("role, computer_seats, from_source, restarts", [
+    ("guest", (), True, True), ("host", (), True, True), ("host", (2,), True, False),
+    ("guest", (), False, False)])
+def test_compiled_from_source_a_linked_game_that_forgot_the_computer_players_ends_in_a_restart(
+        monkeypatch, role, computer_seats, from_source, restarts):
+    # On a board compiling from source the computer players do not compile again in the heap
+    # a linked game leaves: the app asks for a fresh interpreter when the game ends there,
+    # and only then (a compiled board loads them again as it is).
+    from rolit_core import ai  # noqa: F401 (loaded, as the app loads it on a board)
+    from rolit_core import app as app_module
+
+    monkeypatch.setattr(app_module, "_RESTART_FOR_AI", from_source)
+    table = Table(1, seed=6)
+    if role == "host":
+        table.host(players=3, linked_seats=(1,), computer_seats=computer_seats)
+    else:
+        table.join(0)
+    table.run(200)
+    app = table.apps[0]
+    assert app.linked is not None and not app.wants_restart  # not while the game goes on
+    app.quit()  # the menu's way out of a linked game (and the host's end of it)
+    assert app.wants_restart is restarts
+    assert app.screen is app.menu_screen and app.dirty is False  # the menu, saved

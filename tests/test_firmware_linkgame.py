@@ -49,17 +49,25 @@ def test_two_chips_set_up_a_linked_game_from_the_menus_and_play_it_to_the_same_e
 
 def test_after_the_linked_game_the_guest_plays_a_local_game_against_a_computer(linked_game):
     # A linked game with no computer seat on the handheld forgets the computer players (the
-    # biggest module); the local game after it compiles them again, on the chip, in the heap
-    # the linked game left behind.
+    # biggest module). Compiled from source, as here, they would not compile again in the
+    # heap the linked game leaves: leaving it restarts code.py (a fresh heap), and the local
+    # game after it has its computer player.
     guest = linked_game.chips[1]
     linked_game.tap(1, "select")  # the round end: its bars poured at once
     linked_game.run(300)
-    linked_game.tap(1, "back")    # the guest leaves the linked game, to the menu's linked page
-    linked_game.run(600)
-    linked_game.tap(1, "back")    # the menu's play page
+    linked_game.tap(1, "back")    # the guest leaves the linked game
+    assert linked_game.until(lambda: "restarting:" in guest.console, 3000), guest.console[-1500:]
+    restarted = guest.console.index("restarting:")
+    assert linked_game.until(lambda: "controls:" in guest.console[restarted:], 20000), (
+        guest.console[-1500:])
+    assert "ROLIT HANDHELD" in guest.console[restarted:]
+    linked_game.run(1000)
+    linked_game.tap(1, "select")  # the title: the menu, on its first page
+    linked_game.run(1500)
     linked_game.tap(1, "select")  # a local game of the menu's settings: a human and `easy`
-    assert linked_game.until(lambda: "game 2:" in guest.console, 20000), guest.console[-1500:]
-    start = guest.console.index("game 2:")
+    assert linked_game.until(lambda: "game 1:" in guest.console[restarted:], 20000), (
+        guest.console[restarted:][-1500:])
+    start = guest.console.index("game 1:", restarted)
     assert "easy" in guest.console[start:].splitlines()[0]
 
     def computer_moved():

@@ -250,6 +250,8 @@ class LinkedApp:
     error = None
     link_status = None
     save_failures = 0
+    wants_restart = False
+    dirty = False
 
     def __init__(self, said=lambda n: b"", clock=None, took=0):
         from rolit_core.link import Link
@@ -327,3 +329,45 @@ def test_while_a_frame_waits_out_its_time_the_cable_passes_frames_on(monkeypatch
     # each 20 ms frame: the pumps before the update and after its parts, then every 4 ms of
     # the 17 ms left
     assert pumps == [0, 3, 3, 3, 7, 11, 15, 19, 20, 20, 23, 23, 23, 27, 31, 35, 39, 40]
+
+
+def test_an_app_that_wants_a_fresh_interpreter_is_saved_and_code_py_reloaded(monkeypatch):
+    # A board compiling from source restarts code.py when a linked game that forgot the
+    # computer players ends (App.wants_restart): what the app holds is saved first, the
+    # reload comes after that frame is shown, and a Python without supervisor plays on.
+    import sys
+    from types import ModuleType
+
+    class Reload(BaseException):  # CircuitPython's reload leaves the program the same way
+        pass
+
+    seen = []
+    supervisor = ModuleType("supervisor")
+
+    def reload():
+        seen.append("reload")
+        raise Reload()
+
+    supervisor.reload = reload
+
+    class Restarting(LinkedApp):
+        def update(self, now, events):
+            frame = LinkedApp.update(self, now, events)
+            if self.frames == 2:
+                self.wants_restart = True
+                self.dirty = True
+            return frame
+
+        def save(self):
+            seen.append("save")
+            self.dirty = False
+
+    monkeypatch.setitem(sys.modules, "supervisor", supervisor)
+    app = Restarting()
+    with pytest.raises(Reload):
+        run_linked_session(app, None, 0, 5, show=lambda frame: seen.append("show %d" % app.frames))
+    assert seen == ["show 1", "show 2", "save", "reload"]
+    monkeypatch.setitem(sys.modules, "supervisor", None)  # no supervisor: import fails
+    app = Restarting()
+    run_linked_session(app, None, 0, 5)
+    assert app.frames == 5 and not app.wants_restart

@@ -14,7 +14,8 @@ pressing SELECT, against ``hard``), ``log`` (no harness at all: the deployed fil
 a game set up from the menu with the buttons, one human seat pressing SELECT against ``hard``,
 and the heap's lowest as the game log prints it), ``ai`` (``bot.choose()`` alone, whole
 self-play games per level on 8x8, 2 and 4 players), ``attract`` (free heap over ``--minutes``
-emulated minutes of the attract mode, 6 by default: the trend). All times are emulated time on
+emulated minutes of the attract mode, 6 by default: the trend), ``book`` (the opening book's
+module, what its lookups keep, their garbage and time, and the heap once it is forgotten). All times are emulated time on
 the 125 MHz chip, unaffected by how busy this
 machine is; what the emulator gets wrong: docs/emulator.md.
 
@@ -576,6 +577,83 @@ def part_ai(report, levels, players, games):
     return result
 
 
+BOOK_LOOKUPS = r'''
+from rolit_core import Game, lifetime
+from rolit_core.rng import Random
+
+games = []
+for players in (2, 3, 4):
+    for plies in range(6):
+        rng = Random(players * 10 + plies)
+        game = Game(players=players, first="red")
+        for _ in range(plies):
+            game.play(rng.choice(game.legal_moves()))
+        games.append((game, game.legal_moves()))
+rng = Random(1)
+times = [0] * (3 * len(games))
+found = 0
+garbage = 0
+# every name this snippet binds, bound before the figures (a new global grows the dict)
+round = cell = start = free = used = held = 0
+book = None
+before = 0
+gc.collect()
+before = gc.mem_free()
+book = lifetime.load("rolit_core.book")
+gc.collect()
+fig("book_code", before - gc.mem_free())
+for game, moves in games:  # the file opened and its check made once, before the figures
+    book.move(game, moves, rng)
+gc.collect()
+held = gc.mem_free()
+at = 0
+for round in range(3):
+    for game, moves in games:
+        gc.collect()
+        gc.disable()
+        free = gc.mem_free()
+        start = us()
+        cell = book.move(game, moves, rng)
+        times[at] = us() - start
+        used = free - gc.mem_free()
+        gc.enable()
+        at += 1
+        if used > garbage:
+            garbage = used
+        if cell >= 0:
+            found += 1
+gc.collect()
+fig("book_kept", held - gc.mem_free())
+fig("book_garbage", garbage)
+fig("book_found", found)
+fig("book_asked", len(times))
+book = None
+lifetime.forget("rolit_core.book")
+gc.collect()
+fig("book_forgotten", before - gc.mem_free())
+print("@LIST book_us " + " ".join([str(t) for t in times]))
+'''
+
+
+def part_book(report):
+    """The opening book on the chip: its module's heap, what a lookup holds after it returns
+    (nothing, if it reads by seek), its garbage and time, and the heap once it is forgotten."""
+    result = run_on_chip(BOOK_LOOKUPS, timeout_ms=120000)
+    if not result.ok:
+        report("book: FAILED", "%s; console ends: %s" % (result.problem, result.console[-800:]))
+        return result
+    f = result.figures
+    times = [t / 1000 for t in result.lists.get("book_us", [])]
+    report("book: rolit_core.book loaded (its code)", "%d bytes" % f["book_code"])
+    report("book: heap a lookup keeps once it returned (%d lookups, %d in the book)"
+           % (f["book_asked"], f["book_found"]), "%d bytes" % f["book_kept"])
+    report("book: garbage of one lookup, at most", "%d bytes" % f["book_garbage"])
+    report("book: one lookup (ms)", "mean %.1f, worst %.1f" % (sum(times) / max(1, len(times)),
+                                                              max(times or [0])))
+    report("book: heap still held once it is forgotten", "%d bytes" % f["book_forgotten"])
+    return result
+
+
 def _tap(pico, key, hold_ms=80, gap_ms=160):
     pico.press(key)
     pico.run(hold_ms)
@@ -749,7 +827,7 @@ def part_xip(report):
            "%.0f-%.0f%%" % (100.0 * misses * low / cycles, 100.0 * misses * high / cycles))
 
 
-PARTS = ("boot", "heap", "log", "ai", "attract", "xip")
+PARTS = ("boot", "heap", "log", "ai", "attract", "xip", "book")
 
 
 def main(argv=None):
@@ -757,7 +835,7 @@ def main(argv=None):
         "\n\n")[0])
     parser.add_argument("--parts", default=",".join(PARTS),
                         help="comma-separated: boot, heap (heap and frames), log (the unmodified "
-                        "code.py against hard, its own heap figures), ai, attract, xip")
+                        "code.py against hard, its own heap figures), ai, attract, xip, book")
     parser.add_argument("--levels", default=",".join(LEVELS), help="for ai: easy,medium,hard")
     parser.add_argument("--players", default="2,4", help="for ai and heap: 2,4")
     parser.add_argument("--seats", default="both", choices=("hard", "human", "both"),
@@ -826,6 +904,8 @@ def main(argv=None):
         part_attract(report, args.minutes)
     if "xip" in parts:
         part_xip(report)
+    if "book" in parts:
+        part_book(report)
     print("(emulated time on the 125 MHz RP2040; %.0f s of this machine's time)"
           % (time.time() - started))
     return figures

@@ -15,7 +15,9 @@ screens, drivers and computer players are not on these chips. ``--game [N]`` boo
 chips with the deployed game instead, sets up a linked 4x4 (N = 2) or 6x6 game from the menus
 and plays a round (sim/rp2040/linkgame.py): printed are the latency from SELECT released on
 the mover's chip to its ball lit on every other chip, and each chip's lowest free heap after a
-collection and its longest whole frame in that game, as its own game log prints them. ``--mpy-cross PATH`` deploys every module but ``code.py`` compiled with
+collection and its longest whole frame in that game, as its own game log prints them, then
+the last chip leaves with BACK (compiled from source it restarts, and the time to its banner
+is printed). ``--mpy-cross PATH`` deploys every module but ``code.py`` compiled with
 that CircuitPython mpy-cross (``sim.deploy --mpy-cross``), as ``bench.device`` does.
 """
 
@@ -62,6 +64,7 @@ def game(count=2, compiler=None):
         for index, (heap, frames) in enumerate(zip(linked.heaps(), linked.frames())):
             print("chip %d: %s" % (index + 1, heap[-1] if heap else "no heap line"))
             print("chip %d: %s" % (index + 1, frames[-1] if frames else "no frames line"))
+        leave(linked)
         for index, chip in enumerate(chips):
             for word in ("Traceback", "MemoryError"):
                 if word in chip.console:
@@ -70,6 +73,29 @@ def game(count=2, compiler=None):
         for chip in chips:
             chip.close()
     sys.stdout.flush()
+
+
+def leave(linked):
+    """The last chip (a guest, no computer seat) leaves the linked game with BACK at the round
+    end: compiled from source, code.py restarts there for the computer players (App.wants_restart);
+    printed is how long after the BACK its banner is back."""
+    index = len(linked.chips) - 1
+    chip = linked.chips[index]
+    linked.tap(index, "select")  # the round end's bars at once
+    linked.run(300)
+    at = len(chip.console)
+    start = chip.ms
+    linked.tap(index, "back")
+    if not linked.until(lambda: "restarting:" in chip.console[at:], 3000):
+        print("chip %d left the linked game with BACK: to the menu, no restart" % (index + 1))
+        return
+    restart = chip.console.index("restarting:", at)
+    if linked.until(lambda: "controls:" in chip.console[restart:], 20000):
+        print("chip %d left the linked game with BACK: code.py restarted (compiled from source), "
+              "its banner back %.1f s after the BACK" % (index + 1, (chip.ms - start) / 1000))
+    else:
+        print("chip %d left the linked game with BACK: restarted, no banner within 20 s"
+              % (index + 1))
 
 
 def main(argv=None):

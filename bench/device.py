@@ -15,9 +15,9 @@ a game set up from the menu with the buttons, one human seat pressing SELECT aga
 and the heap's lowest as the game log prints it), ``ai`` (``bot.choose()`` alone, whole
 self-play games per level on 8x8, 2 and 4 players), ``attract`` (free heap over ``--minutes``
 emulated minutes of the attract mode, 6 by default: the trend), ``book`` (the opening book's
-module, what its lookups keep, their garbage and time, and the heap once it is forgotten). All times are emulated time on
-the 125 MHz chip, unaffected by how busy this
-machine is; what the emulator gets wrong: docs/emulator.md.
+module, what its lookups keep, their garbage and time, and the heap once it is forgotten).
+All times are emulated time on the 125 MHz chip, unaffected by how busy this machine is; what
+the emulator gets wrong: docs/emulator.md.
 
 As a building block (the memory and AI work use it)::
 

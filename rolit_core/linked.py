@@ -140,7 +140,11 @@ class LinkedGame:
         self.seat = None  # a guest's seat, once it has one
         self.note = ""
         self.lost_t = 0
-        self.save_due = False  # a state taken: saved in the next update, not the one taking it
+        # The whole state taken (a guest): read in one update, adopted in the next (the board
+        # screen set up from it, the events after it) and saved in the one after that, so that
+        # no frame does all three on a board.
+        self.adopt_due = False
+        self.save_due = False
         session.apply = app.play.show_linked
 
     @property
@@ -188,12 +192,21 @@ class LinkedGame:
     def update(self, now):
         """The link's news since the last frame, acted on (the app calls this each update)."""
         session = self.session
-        if self.save_due:
-            # The frame that took the whole state (and began the game) had enough to do.
+        if self.adopt_due:
+            self.adopt_due = False
+            self._adopt()
+        elif self.save_due:
             self.save_due = False
             self.app.save()
         session.update(now)
-        for kind, value in session.take_events():
+        events = session.take_events()
+        for at in range(len(events)):
+            kind, value = events[at]
+            if kind == "state":
+                # What came after the state waits for it to be adopted, in the next update.
+                self.adopt_due = True
+                session.events[:0] = events[at + 1:]
+                return
             self._event(kind, value)
 
     def _event(self, kind, value):
@@ -217,8 +230,6 @@ class LinkedGame:
                     self.end(session.reason)
             elif value == "playing" and self.note == "link lost":
                 self.note = ""
-        elif kind == "state":
-            self._adopt()
         elif kind == "round":
             self._next_round()
 

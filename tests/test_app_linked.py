@@ -370,16 +370,19 @@ def test_a_linked_save_round_trips_and_a_bad_link_part_is_refused():
         decode_state(pack(unpack(bytes(bad))), Settings())
 
 
-def test_a_guest_saves_the_state_it_took_in_the_next_frame():
-    # Taking the whole state (decoding it, replaying its moves, the board screen) fills the
-    # frame that begins the game on a board; the save, a flash write, waits one frame.
+def test_a_guest_reads_adopts_and_saves_the_state_it_took_in_three_frames():
+    # Reading the whole state (decoding it, replaying its moves), setting up the board screen
+    # from it, and the save (a flash write) each fill much of a frame on a board: one a frame.
     table = Table(2, seed=12)
     table.host()
     table.join(1)
     guest = table.apps[1]
-    assert table.run(3000, lambda: guest.mode == "play")
+    assert table.run(3000, lambda: guest.linked.adopt_due)
+    assert guest.mode != "play" and guest.linked.session.match is not None  # read, not shown
     saves = guest.saves
-    assert guest.linked.save_due
+    table.step()
+    assert guest.mode == "play" and guest.linked.save_due and guest.saves == saves
+    assert guest.game is guest.linked.session.match.game
     table.step()
     assert guest.saves == saves + 1 and not guest.linked.save_due
     alone = App(storage=table.stores[1], seed=1)

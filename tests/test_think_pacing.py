@@ -382,7 +382,7 @@ def test_after_every_move_played_the_next_frame_collects():
 def test_a_collection_due_waits_for_a_frame_with_room_for_it_a_few_frames_at_most():
     # A collection (~27 ms on the chip) in a frame that already took 35 ms makes a frame a
     # player sees stall: the one due after a move waits for a lighter frame, but not for long.
-    from hardware.pacing import COLLECT_WAIT, SLOW_FRAME_MS
+    from hardware.pacing import AFTER_COLLECT_MS, COLLECT_WAIT, SLOW_FRAME_MS
 
     clock = [0]
     heap = Heap(size=64000, per_node=250)
@@ -410,6 +410,9 @@ def test_a_collection_due_waits_for_a_frame_with_room_for_it_a_few_frames_at_mos
     assert pacing.collections == 1 and pacing.collect_ms == 27
     frame(5, "input")
     frame(5)
+    assert pacing.collections == 1
+    # 21 ms of work: the collection would just fit, but not what follows it (the last pump)
+    frame(SLOW_FRAME_MS - 27 - AFTER_COLLECT_MS + 1)
     assert pacing.collections == 1
     frame(SLOW_FRAME_MS - 20)  # 30 ms of work: 27 more would make 57
     assert pacing.collections == 1

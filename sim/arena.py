@@ -4,7 +4,9 @@
     python -m sim.arena --players hard,medium,medium,medium --games 200
     python -m sim.arena --players examples.greedy_bot:choose,easy --games 100
 
-A player is a level name (easy, medium, hard, expert) or ``module:function``, a function that
+A player is a level name (easy, medium, hard, expert), a searching level with another node
+budget per move (``expert:nodes=4000``: that many nodes with two, three or four players; the
+level is otherwise unchanged, opening book included), or ``module:function``, a function that
 takes a ``rolit_core.Game`` and returns a cell (an int or a name like ``"c3"``), or a factory of
 such players with options, like the independent opponents ``sim.opponents:alphabeta:ms=300`` and
 ``sim.opponents:mcts:ms=100``. Seats and the
@@ -42,12 +44,16 @@ class SpecError(ValueError):
 
 
 def load(spec, seed):
-    """A function ``game -> cell`` for a player spec: a level, ``module:function``, or
-    ``module:factory:key=value:...`` for a factory (a function with ``arena_factory = True``, such
-    as ``sim.opponents:mcts:ms=100``), which is called with the seed and the options."""
+    """A function ``game -> cell`` for a player spec: a level, a level with a node budget
+    (``expert:nodes=4000``), ``module:function``, or ``module:factory:key=value:...`` for a
+    factory (a function with ``arena_factory = True``, such as ``sim.opponents:mcts:ms=100``),
+    which is called with the seed and the options."""
     spec = spec.strip()
     if spec in LEVELS:
         return level_player(spec, seed).choose
+    level, _, options = spec.partition(":")
+    if level in LEVELS:  # a level name before the colon is the level, never a module
+        return _level(level, options, seed)
     if ":" not in spec:
         raise SpecError("%r is neither a level (%s) nor module:function"
                         % (spec, ", ".join(LEVELS)))
@@ -74,6 +80,29 @@ def load(spec, seed):
         return function(seed=seed, **kwargs)
     except Exception as error:  # bad options, or a factory that fails: the spec is refused
         raise SpecError("%s:%s: %s" % (module_name, name, error))
+
+
+MAX_NODES = 10 ** 8
+
+
+def _level(level, options, seed):
+    """``level:nodes=N``: the level's player with a budget of N search nodes per move, the same
+    with two seats and with three or four players (``Player.budgets``; its ``start`` picks the
+    one for the game in hand). Nothing else about the level changes."""
+    bot = level_player(level, seed)
+    if not any(bot.budgets):
+        raise SpecError("%s does not search: it takes no options (%r)" % (level, options))
+    for option in options.split(":"):
+        key, equals, value = option.partition("=")
+        if key != "nodes" or not equals:
+            raise SpecError("option %r of %s is not nodes=N" % (option, level))
+        nodes = _number(value)
+        if type(nodes) is not int or not 1 <= nodes <= MAX_NODES:
+            raise SpecError("%s:nodes must be a whole number 1-%d, not %r"
+                            % (level, MAX_NODES, value))
+        bot.budgets = (nodes, nodes)
+        bot.budget = nodes
+    return bot.choose
 
 
 def _number(text):
@@ -371,7 +400,8 @@ def main(argv=None):
 def _main(argv):
     parser = _Parser(prog="python -m sim.arena", description=__doc__.split("\n")[0])
     parser.add_argument("--players", required=True,
-                        help="comma-separated: easy, medium, hard, expert or module:function")
+                        help="comma-separated: easy, medium, hard, expert (expert:nodes=N for "
+                        "another budget) or module:function")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--size", type=int, default=8, choices=(8, 6, 4))
     parser.add_argument("--teams", action="store_true", help="two colours each (2 players)")

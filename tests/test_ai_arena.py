@@ -176,3 +176,50 @@ def test_the_move_limit_must_be_a_time(value, capsys):
         arena.main(["--players", "easy,easy", "--games", "1", "--move-seconds", value])
     assert stop.value.code == 2
     assert "--move-seconds must be 0.001-86400" in capsys.readouterr().err
+
+
+def _midgame(players, plies=16):
+    """A game past the opening book: ``plies`` random first moves."""
+    from rolit_core import Game
+    from rolit_core.rng import Random
+    game = Game(players, 8, first="red")
+    rng = Random(7)
+    for _ in range(plies):
+        game.play(rng.choice(game.legal_moves()))
+    return game
+
+
+def test_a_level_with_a_node_budget_searches_that_many_nodes():
+    for players in (2, 3, 4):
+        game = _midgame(players)
+        small = arena.load("expert:nodes=300", 1)
+        big = arena.load(" expert:nodes=3000 ", 1)
+        assert small(game) in game.legal_moves() and big(game) in game.legal_moves()
+        # bot.__self__ is the rolit_core.ai.Player; its nodes are those of the last search.
+        assert 0 < small.__self__.nodes <= 300 < 1000 < big.__self__.nodes <= 3000, players
+        assert small.__self__.budget == 300 and big.__self__.budget == 3000
+    default = arena.load("expert", 1)
+    default(_midgame(2))
+    assert default.__self__.nodes > 3000      # the option is what held them back
+    hard = arena.load("hard:nodes=1000", 1)      # any searching level (hard: 200 by default)
+    hard(_midgame(2))
+    assert 230 < hard.__self__.nodes <= 1000
+
+
+@pytest.mark.parametrize("spec", ["expert:nodes=0", "expert:nodes=-5", "expert:nodes=2.5",
+                                  "expert:nodes=lots", "expert:nodes=", "expert:nodes",
+                                  "expert:ms=100", "expert:", "expert:nodes=100:depth=3",
+                                  "easy:nodes=100", "expert:nodes=1000000000"])
+def test_a_bad_level_option_is_refused(spec):
+    with pytest.raises(arena.SpecError):
+        arena.load(spec, 1)
+
+
+def test_a_level_with_a_budget_plays_in_the_arena(capsys):
+    rows, text = run_briefly(["expert:nodes=50", "hard"], games=2, size=6)
+    assert rows[0]["player"] == "expert:nodes=50" and rows[0]["illegal"] == 0
+    assert "expert:nodes=50" in text
+    with pytest.raises(SystemExit) as stop:
+        arena.main(["--players", "expert:nodes=0,hard", "--games", "2"])
+    assert stop.value.code == 2
+    assert "nodes must be a whole number" in capsys.readouterr().err

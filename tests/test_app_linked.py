@@ -614,3 +614,29 @@ def test_compiled_from_source_a_linked_game_that_forgot_the_computer_players_end
     app.quit()  # the menu's way out of a linked game (and the host's end of it)
     assert app.wants_restart is restarts
     assert app.screen is app.menu_screen and app.dirty is False  # the menu, saved
+
+
+def test_a_move_from_the_link_is_saved_in_the_frame_after_the_one_that_shows_it():
+    # The frame that takes another handheld's move off the link, checks it with the core and
+    # begins its animation is a busy one on a board; the save (a flash write) waits a frame,
+    # and a power cut then still resumes the game (the host's state fills in the move).
+    table = Table(2, seed=12)
+    table.host()
+    table.join(1)
+    assert table.run(3000, lambda: all(app.mode == "play" for app in table.apps))
+    table.run(200)
+    seen = 0
+    for _ in range(8):
+        assert table.run(5000, lambda: table.mover() is not None)
+        index = table.mover()
+        other = table.apps[1 - index]
+        moves = len(other.game.board.moves)
+        saves = other.saves
+        table.move(index, table.apps[index].game.legal_moves()[0])
+        assert table.run(3000, lambda: len(other.game.board.moves) > moves)
+        if other.saves == saves:  # shown in this frame, not saved yet
+            assert other.linked.save_due
+            table.step()
+            assert other.saves == saves + 1 and not other.linked.save_due
+            seen += 1
+    assert seen == 8

@@ -221,8 +221,9 @@ class Pacing:
 
     def _room(self):
         # True if this frame has time left for the collection due: what it took so far, the
-        # longest collection timed and what follows it fit in SLOW_FRAME_MS. Else it waits for a lighter
-        # frame (an animation's, a linked game's busy one), COLLECT_WAIT frames at most.
+        # longest collection timed and what follows it fit in SLOW_FRAME_MS. Else it waits
+        # for a lighter frame (an animation's, a linked game's busy one), COLLECT_WAIT frames
+        # at most.
         clock = self._clock
         if clock is None or self._waited >= COLLECT_WAIT or \
                 ((clock() - self._began) & TICKS_MASK) + self.collect_ms + AFTER_COLLECT_MS \

@@ -566,6 +566,18 @@ def test_a_handheld_loads_only_its_own_roles_side_of_the_protocol(role):
     assert linked_modules() == []
 
 
+def alone_in_a_linked_game(role, computer_seats):
+    """One handheld in a linked game: the host of a 3-player game (seat 2 linked, the
+    ``computer_seats`` computers) or a guest looking for its host; 200 ms played."""
+    table = Table(1, seed=6)
+    if role == "host":
+        table.host(players=3, linked_seats=(1,), computer_seats=computer_seats)
+    else:
+        table.join(0)
+    table.run(200)
+    return table
+
+
 @pytest.mark.parametrize("role, computer_seats, keeps", [
     ("guest", (), False), ("host", (), False), ("host", (2,), True)])
 def test_a_linked_game_with_no_computer_seat_here_holds_no_computer_players(
@@ -576,12 +588,7 @@ def test_a_linked_game_with_no_computer_seat_here_holds_no_computer_players(
 
     from rolit_core import ai  # noqa: F401 (loaded, as the app loads it on a board)
 
-    table = Table(1, seed=6)
-    if role == "host":
-        table.host(players=3, linked_seats=(1,), computer_seats=computer_seats)
-    else:
-        table.join(0)
-    table.run(200)
+    table = alone_in_a_linked_game(role, computer_seats)
     assert ("rolit_core.ai" in sys.modules) is keeps
     app = table.apps[0]
     app.linked.quit()
@@ -603,12 +610,7 @@ def test_compiled_from_source_a_linked_game_that_forgot_the_computer_players_end
     from rolit_core import app as app_module
 
     monkeypatch.setattr(app_module, "_RESTART_FOR_AI", from_source)
-    table = Table(1, seed=6)
-    if role == "host":
-        table.host(players=3, linked_seats=(1,), computer_seats=computer_seats)
-    else:
-        table.join(0)
-    table.run(200)
+    table = alone_in_a_linked_game(role, computer_seats)
     app = table.apps[0]
     assert app.linked is not None and not app.wants_restart  # not while the game goes on
     app.quit()  # the menu's way out of a linked game (and the host's end of it)

@@ -103,14 +103,16 @@ class LinkedPlay(PlayScreen):
             how = BY_HUMAN if kind == HUMAN or kind == LINKED else BY_COMPUTER
         if self.phase == ANIMATE:
             self.lines = []
-        # The save (a flash write on a board) waits for the next update: this one took the
-        # move off the link, checked it and began its animation.
-        saving = self.saving
-        self.saving = False
         self.show_move(cell, how)
-        self.saving = saving
-        if saving:
-            self.app.linked.save_due = True
+
+    def save_move(self):
+        linked = self.app.linked
+        if linked is None:
+            PlayScreen.save_move(self)
+        else:
+            # The save (a flash write on a board) waits for the next update: this one took
+            # the move off the link, checked it and began its animation.
+            linked.save_due = True
 
     def draw(self, frame):
         PlayScreen.draw(self, frame)

@@ -316,8 +316,12 @@ class PlayScreen(Screen):
         if how == BY_HUMAN:
             self.cursor = cell
         if self.saving:
-            self.app.save()
+            self.save_move()
         self.animate()
+
+    def save_move(self):
+        """Save the game once a move is shown (the linked board screen saves a frame later)."""
+        self.app.save()
 
     def animate(self):
         # Step 0 puts the new ball down; step k turns the k-th ball of every captured line.

@@ -1001,17 +1001,48 @@ class Player:
         return cell
 
 
+_BOOK = "rolit_core.book"
+_book_path = None  # the opening book file (None: the shipped one)
+_book = None       # the session's book once checked (rolit_core.book.check), or () if unusable
+_off_book = None   # (id(game), balls placed) where the book last had no move for that game
+
+
+def use_book(path=None):
+    """The computer players read their opening book from ``path`` from now on (None: the
+    ``book.bin`` shipped beside rolit_core/book.py); it is checked again at its first use."""
+    global _book_path, _book, _off_book
+    _book_path = path
+    _book = None
+    _off_book = None
+
+
 def _book_move(game, moves, rng):
     """A move of the opening book for the first plies of an 8x8 game, or -1 (then the level
-    searches). The book's module is loaded while a game is that young and forgotten at the
-    first question after it (rolit_core.lifetime), so the rest of the game does not hold it."""
-    if game.board.size != 8:
+    searches). The book's module (rolit_core.lifetime) is loaded for a lookup and kept only
+    while its answers come: it is forgotten when the book has no move (a search follows, which
+    needs the heap) or the game is past its plies, and not asked again in that game unless it
+    goes back (an undo). A book that cannot be used is said once and not asked again."""
+    global _book, _off_book
+    board = game.board
+    placed = 60 - board._counts[EMPTY]
+    if (board.size != 8 or _book == () or (_book is not None and placed >= _book[2])
+            or (_off_book is not None and _off_book[0] == id(game) and placed >= _off_book[1])):
+        if _BOOK in sys.modules:
+            forget(_BOOK)
         return -1
-    if game.board._counts[EMPTY] < 60 - 12:  # book.MAX_PLIES
-        if "rolit_core.book" in sys.modules:
-            forget("rolit_core.book")
-        return -1
-    return load("rolit_core.book").move(game, moves, rng)
+    book = load(_BOOK)
+    if _book is None:
+        _book = book.check(_book_path) or ()
+    cell = book.move(game, moves, rng, _book) if _book else book.UNUSABLE
+    if cell >= 0:
+        return cell
+    if cell == book.UNUSABLE:
+        _book = ()
+    else:
+        _off_book = (id(game), placed)
+    book = None
+    forget(_BOOK)
+    return -1
 
 
 def _new_table(entries):

@@ -2,9 +2,13 @@
 a file by seek, so that a lookup holds no table in the heap (a few small objects, garbage once it
 returns).
 
-``move(game, moves, rng)`` is a cell from the book for the position (one of its moves, picked by
-weight with ``rng``), or -1 when the book has nothing for it: the computer player then searches.
-A missing, short, corrupt or foreign file is reported once (printed) and never raises.
+``check(path)`` reads a book file's header and checks its records once; ``move(game, moves, rng,
+checked)`` is then a cell from the book for the position (one of its moves, picked by weight with
+``rng``), or -1 when the book has nothing for it: the computer player then searches. A missing,
+short, corrupt or foreign file is reported (printed) and never raises.
+
+The module keeps no state: what ``check`` found is the caller's (``rolit_core.ai`` keeps it for
+the session), so the module can be forgotten whenever no lookup follows and loaded again.
 
 The file (``book.bin`` beside this module, written by ``python -m bench.book``; docs/ai.md):
 
@@ -27,17 +31,15 @@ HEADER = 16
 RECORD = 16
 SLOTS = 4          # moves per record
 NONE = 255         # an unused slot's cell
-MAX_PLIES = 12     # no book goes deeper (rolit_core/ai.py asks only this early)
+MAX_PLIES = 12     # no book goes deeper (bench/book.py --plies)
 _P1 = 134217689    # primes below 2**27: a hash times 7 plus 6 stays a small int everywhere
 _P2 = 134217649
 
-PATH = None        # the book file; None: book.bin beside this module
-_state = 0         # 0 not read yet, 1 good, -1 unusable (said once)
-_count = 0
-_plies = 0
+UNUSABLE = -2      # move's answer when the book cannot be read any more (said)
 
 
-def _default_path():
+def shipped():
+    """The path of the book shipped beside this module (book.bin)."""
     try:
         here = __file__
     except NameError:
@@ -48,16 +50,8 @@ def _default_path():
     return here[:at + 1] + "book.bin"
 
 
-def use(path=None):
-    """Read the book from ``path`` from now on (None: the one beside this module)."""
-    global PATH, _state
-    PATH = path
-    _state = 0
-
-
-def _say(text):
-    print("opening book %s: %s; the computer players search instead" % (PATH or _default_path(),
-                                                                         text))
+def _say(path, text):
+    print("opening book %s: %s; the computer players search instead" % (path, text))
 
 
 def _cell(t, cell):
@@ -150,42 +144,37 @@ def _crc(handle, size):
     return crc & 0xFFFFFFFF
 
 
-def _ready():
-    # Reads and checks the header and the records' CRC once; True if the book can be used.
-    global _state, _count, _plies
-    if _state:
-        return _state > 0
-    _state = -1
+def check(path=None):
+    """``(path, records, plies)`` for the book file at ``path`` (None: :func:`shipped`) once its
+    header and the CRC of its records are checked, or None when it cannot be used (said why)."""
+    path = path or shipped()
     try:
-        with open(PATH or _default_path(), "rb") as handle:
+        with open(path, "rb") as handle:
             head = handle.read(HEADER)
             if len(head) < HEADER or head[:4] != MAGIC:
-                _say("not a book file")
-                return False
+                _say(path, "not a book file")
+                return None
             if head[4] != VERSION or head[5] != RECORD:
-                _say("version %d, this game reads %d" % (head[4], VERSION))
-                return False
+                _say(path, "version %d, this game reads %d" % (head[4], VERSION))
+                return None
             count = int.from_bytes(head[8:12], "big")
             if handle.seek(0, 2) != HEADER + count * RECORD:
-                _say("its size is wrong (cut short?)")
-                return False
+                _say(path, "its size is wrong (cut short?)")
+                return None
             handle.seek(HEADER)
             if _crc(handle, count * RECORD) != int.from_bytes(head[12:16], "big"):
-                _say("damaged (its check does not match)")
-                return False
+                _say(path, "damaged (its check does not match)")
+                return None
     except OSError as error:
-        _say("cannot be read (%s)" % (error,))
-        return False
-    _count = count
-    _plies = head[6]
-    _state = 1
-    return True
+        _say(path, "cannot be read (%s)" % (error,))
+        return None
+    return path, count, head[6]
 
 
-def _find(handle, h1, h2, buf):
-    # Binary search of the records for the key; True with the record in buf.
+def _find(handle, count, h1, h2, buf):
+    # Binary search of the count records for the key; True with the record in buf.
     lo = 0
-    hi = _count
+    hi = count
     while lo < hi:
         mid = (lo + hi) >> 1
         handle.seek(HEADER + mid * RECORD)
@@ -206,19 +195,18 @@ def _find(handle, h1, h2, buf):
     return False
 
 
-def _record(game):
-    # (the record, the frames of the key) for the game's position, or None.
-    if not _ready():
-        return None
+def _record(game, checked):
+    # (the record, the frames of the key) for the game's position in the checked book, or None.
+    path, count, plies = checked
     board = game.board
-    if board.size != 8 or 60 - board._counts[0] >= _plies:
+    if board.size != 8 or 60 - board._counts[0] >= plies:
         return None
     key = position(game)
     if key is None:
         return None
     buf = bytearray(RECORD)
-    with open(PATH or _default_path(), "rb") as handle:
-        if not _find(handle, key[0], key[1], buf):
+    with open(path, "rb") as handle:
+        if not _find(handle, count, key[0], key[1], buf):
             return None
     return buf, key[2]
 
@@ -246,13 +234,13 @@ def _weight(buf, slot, ts, m):
     return buf[9 + 2 * slot] * 12 // hits
 
 
-def move(game, moves, rng):
-    """A cell of ``moves`` (the legal moves of ``game``) from the book, picked by weight with
-    ``rng`` (a ``rolit_core.rng.Random``), or -1 if the book has no move for the position.
+def move(game, moves, rng, checked):
+    """A cell of ``moves`` (the legal moves of ``game``) from the book that :func:`check`
+    returned ``checked``, picked by weight with ``rng`` (a ``rolit_core.rng.Random``), or -1 if
+    the book has no move for the position, or :data:`UNUSABLE` if the file failed (said).
     Draws from ``rng`` only when it answers."""
-    global _state
     try:
-        found = _record(game)
+        found = _record(game, checked)
         if found is None:
             return -1
         buf, ts = found
@@ -269,6 +257,6 @@ def move(game, moves, rng):
                 if pick < 0:
                     return m
     except (OSError, ValueError, IndexError, MemoryError) as error:
-        _say("cannot be used (%s)" % (error,))
-        _state = -1
+        _say(checked[0], "cannot be used (%s)" % (error,))
+        return UNUSABLE
     return -1

@@ -6,7 +6,7 @@ import os
 import pytest
 
 from micropython import run_micropython
-from rolit_core import Game, lifetime
+from rolit_core import Game, ai, lifetime
 from rolit_core.ai import Player
 from rolit_core.rng import Random
 from rolit_core.vocab import EMPTY
@@ -16,16 +16,24 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHIPPED = os.path.join(ROOT, "rolit_core", "book.bin")
 
 
-book = None  # the module as loaded now: a level forgets it once a game is past the opening
+book = None     # the module as loaded now: a level forgets it whenever no lookup follows
+CHECKED = None  # what book.check said of the book the levels read now
+
+
+def use(path):
+    """The levels and this module's lookups read the book at ``path`` (None: the shipped one)."""
+    global CHECKED
+    ai.use_book(path)
+    CHECKED = book.check(path)
 
 
 @pytest.fixture(autouse=True)
 def default_book():
     global book
     book = lifetime.load("rolit_core.book")
-    book.use(None)
+    use(None)
     yield
-    book.use(None)
+    ai.use_book(None)
 
 
 def played(players, first, cells):
@@ -69,7 +77,7 @@ def write_book(path, games, pick=lambda moves: moves[len(moves) // 2], plies=8):
         stored.append((game, cell))
     with open(path, "wb") as handle:
         handle.write(builder.encode(records, plies))
-    book.use(str(path))
+    use(str(path))
     return stored
 
 
@@ -103,7 +111,7 @@ def frames(game):
 def record(game):
     """The book's moves for the position: (cell, weight) for every legal cell a stored move
     stands for (weights times 12, shared among the cells of one stored move), or None."""
-    found = book._record(game)
+    found = book._record(game, CHECKED)
     if found is None:
         return None
     buf, ts = found
@@ -188,7 +196,7 @@ def test_mirrored_games_share_a_key_and_the_move_maps_back(tmp_path):
 def test_round_trip_moves_legal_and_the_stored_ones(tmp_path):
     games = positions()
     stored = write_book(tmp_path / "book.bin", games)
-    assert book._ready() and book._count == len(set(book.position(g)[:2] for g in games))
+    assert CHECKED and CHECKED[1] == len(set(book.position(g)[:2] for g in games))
     for game, cell in stored:
         moves = game.legal_moves()
         got = record(game)
@@ -200,7 +208,7 @@ def test_round_trip_moves_legal_and_the_stored_ones(tmp_path):
             m for m in moves for t in ts
             if book._cell(t, m) == builder.canonical_move(game, book.position(game), cell))
         for seed in range(3):
-            assert book.move(game, moves, Random(seed)) in [m for m, _ in got]
+            assert book.move(game, moves, Random(seed), CHECKED) in [m for m, _ in got]
 
 
 def test_the_levels_play_the_book_and_easy_does_not(tmp_path, monkeypatch):
@@ -275,7 +283,7 @@ def test_a_damaged_or_missing_book_is_said_once_and_the_level_searches(tmp_path,
         path = tmp_path / ("%s.bin" % name.replace(" ", "-"))
         if data is not None:
             path.write_bytes(data)
-        book.use(str(path))
+        ai.use_book(str(path))
         got = []
         for _ in range(3):
             got = [Player("hard", 4).choose(game), Player("medium", 4).choose(later)]
@@ -292,8 +300,8 @@ def test_a_record_whose_moves_are_not_legal_is_not_played(tmp_path):
     records = {key[:2]: [1, {0: 5}]}  # a1: never legal at the start
     path = tmp_path / "bad.bin"
     path.write_bytes(builder.encode(records, 8))
-    book.use(str(path))
-    assert book.move(game, game.legal_moves(), Random(1)) == -1
+    use(str(path))
+    assert book.move(game, game.legal_moves(), Random(1), CHECKED) == -1
     assert Player("hard", 2).choose(game) == searched("hard", 2, game)
 
 
@@ -302,7 +310,7 @@ def test_a_record_whose_moves_are_not_legal_is_not_played(tmp_path):
 
 def test_the_shipped_book_covers_every_start():
     assert os.path.isfile(SHIPPED)
-    assert book._ready(), "rolit_core/book.bin is not a good book"
+    assert book.check(SHIPPED), "rolit_core/book.bin is not a good book"
     for players in (2, 3, 4):
         for first in Game(players).colours:
             game = Game(players=players, first=first)
@@ -348,9 +356,10 @@ for players in (2, 3, 4):
         for plies in range(5):
             games.append(random_game(players, first, plies, players * 100 + first * 10 + plies))
 rng = Random(11)
+checked = book.check()
 out = []
 for game in games:
-    out.append(book.move(game, game.legal_moves(), rng))
+    out.append(book.move(game, game.legal_moves(), rng, checked))
 print("moves", " ".join([str(m) for m in out]))
 print("hard", " ".join([str(Player("hard", s).choose(Game(players=p, first="red")))
                          for p in (2, 3, 4) for s in range(3)]))
@@ -358,15 +367,16 @@ print("hard", " ".join([str(Player("hard", s).choose(Game(players=p, first="red"
 # same for the second lookup and the twenty-second, so nothing is kept from one to the next.
 game = games[1]
 moves = game.legal_moves()
-book.move(game, moves, Random(1))
+cell = second = later = before = 0  # bound first: a new global would grow the dict
+book.move(game, moves, Random(1), checked)
 gc.collect()
 before = gc.mem_free()
-cell = book.move(game, moves, Random(1))
+cell = book.move(game, moves, Random(1), checked)
 second = before - gc.mem_free()
 for _ in range(20):
-    book.move(game, moves, Random(1))
+    book.move(game, moves, Random(1), checked)
 before = gc.mem_free()
-book.move(game, moves, Random(1))
+book.move(game, moves, Random(1), checked)
 later = before - gc.mem_free()
 print("heap", second, later, cell)
 """
@@ -380,7 +390,7 @@ def cpython_lookups():
                 games.append(random_game(players, first, plies, players * 100 + first * 10 +
                                          plies))
     rng = Random(11)
-    return [book.move(game, game.legal_moves(), rng) for game in games]
+    return [book.move(game, game.legal_moves(), rng, CHECKED) for game in games]
 
 
 @pytest.mark.micropython
@@ -405,13 +415,13 @@ def test_a_lookup_keeps_nothing_on_cpython():
 
     game = random_game(4, "yellow", 1, 3)
     moves = game.legal_moves()
-    assert book.move(game, moves, Random(1)) >= 0
+    assert book.move(game, moves, Random(1), CHECKED) >= 0
     gc.collect()
     tracemalloc.start()
     try:
         before = tracemalloc.take_snapshot()
         for seed in range(100):
-            book.move(game, moves, Random(seed))
+            book.move(game, moves, Random(seed), CHECKED)
         gc.collect()
         after = tracemalloc.take_snapshot()
     finally:
@@ -423,19 +433,44 @@ def test_a_lookup_keeps_nothing_on_cpython():
     assert sum(stat.size_diff for stat in grown) <= 0, [str(stat) for stat in grown]
 
 
-def test_a_level_holds_the_book_only_while_the_game_is_in_the_opening():
+def test_a_level_holds_the_book_only_while_it_answers_and_never_while_it_searches(monkeypatch):
     import sys
 
+    loads = []
+    real_load = ai.load
+    # what each lookup found: False when the module was loaded already, True when loaded anew
+    monkeypatch.setattr(ai, "load", lambda name: loads.append(name not in sys.modules)
+                        or real_load(name))
+    searched_with_book = []
+
+    def search(*args):
+        searched_with_book.append("rolit_core.book" in sys.modules)
+        return ai._Search(*args)
+
+    bots = [Player("medium", seed=1), Player("hard", seed=2)]
+    lifetime.forget("rolit_core.book")  # as at power-up (this module's fixture loaded it)
+    for bot in bots:
+        bot._searcher = search
     game = Game(players=2, first="red")
-    bot = Player("medium", seed=1)
-    while game.board.count(EMPTY) >= 60 - book.MAX_PLIES:
+    from_book = 0
+    while not game.over:
+        bot = bots[game.seat_of(game.turn)]
         game.play(bot.choose(game))
-        assert "rolit_core.book" in sys.modules
-    for _ in range(3):
-        game.play(bot.choose(game))
-        assert "rolit_core.book" not in sys.modules
+        if bot.nodes == 0 and len(game.board._moves) <= book.MAX_PLIES:
+            from_book += 1
+            assert "rolit_core.book" in sys.modules  # kept while its answers come
+    assert from_book >= 4
+    assert searched_with_book and not any(searched_with_book)
+    assert "rolit_core.book" not in sys.modules
     assert not hasattr(sys.modules["rolit_core"], "book")
-    # A new game opens with the book again, loaded anew.
+    # Loaded once, for the opening: once out of its book, a game does not load it again.
+    assert sum(loads) == 1 and from_book <= len(loads) <= from_book + 1
+    # An undo back into the opening asks the book again; so does a new game.
+    del loads[:]
+    while len(game.board._moves) > 2:
+        game.undo()
+    assert bots[game.seat_of(game.turn)].choose(game) in game.legal_moves()
+    assert loads == [True]
     fresh = Game(players=2, first="red")
-    assert bot.choose(fresh) in fresh.legal_moves() and bot.nodes == 0
+    assert bots[0].choose(fresh) in fresh.legal_moves() and bots[0].nodes == 0
     assert "rolit_core.book" in sys.modules

@@ -937,6 +937,13 @@ class Player:
             cell = self.step(4096)
         return cell
 
+    def ready(self, game):
+        """Load now what the first answer in ``game`` needs: the opening book's reader while
+        the game is in its opening. From source that module is compiled as it loads, longer
+        than a frame: the frame that begins a round takes it, not one that thinks."""
+        if self.book and self.level != "easy":
+            _open_book(game)
+
     def start(self, game):
         """Begin thinking about ``game`` (its board is copied; the game is left alone)."""
         moves = game.legal_moves()
@@ -1004,7 +1011,7 @@ class Player:
 _BOOK = "rolit_core.book"
 _book_path = None  # the opening book file (None: the shipped one)
 _book = None       # the session's book once checked (rolit_core.book.check), or () if unusable
-_off_book = None   # (id(game), balls placed) where the book last had no move for that game
+_off_book = None   # (game, balls placed) where the book last had no move for that game
 
 
 def use_book(path=None):
@@ -1016,6 +1023,35 @@ def use_book(path=None):
     _off_book = None
 
 
+def _book_asks(game):
+    # True while the book may have a move for game; else its module is forgotten.
+    global _off_book
+    if _off_book is not None and _off_book[0] is not game:
+        _off_book = None  # another game asks: the last one is let go
+    board = game.board
+    placed = 60 - board._counts[EMPTY]
+    if (board.size != 8 or _book == () or (_book is not None and placed >= _book[2])
+            or (_off_book is not None and placed >= _off_book[1])):
+        if _BOOK in sys.modules:
+            forget(_BOOK)
+        return False
+    return True
+
+
+def _open_book(game):
+    # The book's module loaded (and its file checked) while game may ask it, else None.
+    global _book
+    if not _book_asks(game):
+        return None
+    book = load(_BOOK)
+    if _book is None:
+        _book = book.check(_book_path) or ()
+        if not _book:
+            forget(_BOOK)
+            return None
+    return book
+
+
 def _book_move(game, moves, rng):
     """A move of the opening book for the first plies of an 8x8 game, or -1 (then the level
     searches). The book's module (rolit_core.lifetime) is loaded for a lookup and kept only
@@ -1023,23 +1059,16 @@ def _book_move(game, moves, rng):
     needs the heap) or the game is past its plies, and not asked again in that game unless it
     goes back (an undo). A book that cannot be used is said once and not asked again."""
     global _book, _off_book
-    board = game.board
-    placed = 60 - board._counts[EMPTY]
-    if (board.size != 8 or _book == () or (_book is not None and placed >= _book[2])
-            or (_off_book is not None and _off_book[0] == id(game) and placed >= _off_book[1])):
-        if _BOOK in sys.modules:
-            forget(_BOOK)
+    book = _open_book(game)
+    if book is None:
         return -1
-    book = load(_BOOK)
-    if _book is None:
-        _book = book.check(_book_path) or ()
-    cell = book.move(game, moves, rng, _book) if _book else book.UNUSABLE
+    cell = book.move(game, moves, rng, _book)
     if cell >= 0:
         return cell
     if cell == book.UNUSABLE:
         _book = ()
     else:
-        _off_book = (id(game), placed)
+        _off_book = (game, 60 - game.board._counts[EMPTY])
     book = None
     forget(_BOOK)
     return -1

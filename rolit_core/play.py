@@ -98,6 +98,9 @@ class PlayScreen(Screen):
         if announce:
             size = game.size
             self.cursor = (size // 2 - 1) * size + size // 2 - 1
+        for player in self.app.ais.values():
+            if player is not None:
+                player.ready(game)  # in this frame, not in the first one that thinks
         self.sync()
         self.host.show(self)
         if announce:

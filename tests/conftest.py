@@ -16,3 +16,4 @@ def no_book(monkeypatch):
     from rolit_core import ai
 
     monkeypatch.setattr(ai, "_book_move", lambda game, moves, rng: -1)
+    monkeypatch.setattr(ai, "_open_book", lambda game: None)

@@ -474,3 +474,25 @@ def test_a_level_holds_the_book_only_while_it_answers_and_never_while_it_searche
     fresh = Game(players=2, first="red")
     assert bots[0].choose(fresh) in fresh.legal_moves() and bots[0].nodes == 0
     assert "rolit_core.book" in sys.modules
+
+
+def test_a_game_out_of_the_book_is_let_go_and_the_next_game_asks_again(tmp_path):
+    import gc
+    import sys
+    import weakref
+
+    # A book of one 3-player position: a 2-player start is not in it.
+    stored = write_book(tmp_path / "book.bin", [random_game(3, "red", 1, 5)])
+    lifetime.forget("rolit_core.book")
+    missed = Game(players=2, first="red")
+    bot = Player("hard", seed=3)
+    bot.choose(missed)
+    assert bot.nodes > 0 and "rolit_core.book" not in sys.modules
+    bot.choose(missed)  # the same game: not asked again
+    assert "rolit_core.book" not in sys.modules
+    gone = weakref.ref(missed)
+    game, cell = stored[0]
+    assert bot.choose(game) == cell and bot.nodes == 0  # another game asks the book again
+    del missed
+    gc.collect()
+    assert gone() is None  # the mark of the game the book missed holds no game

@@ -124,6 +124,11 @@ def story(firmware, drive):
         pico.power_cycle()
         mirror = run.power_on()
         pico.run_until_text("controls:", BOOT_MS)
+        # The resumed board's first frame (its update loads what the computer's answers will
+        # need: from source that takes a while), then the cursor blinks on.
+        deadline = pico.ms + 5000
+        while not run.frames and pico.ms < deadline:
+            run.run(50)
         run.run(1500)
         resumed = run.app.game
         seen["resumed_mode"] = run.app.mode

@@ -126,9 +126,7 @@ def story(firmware, drive):
         pico.run_until_text("controls:", BOOT_MS)
         # The resumed board's first frame (its update loads what the computer's answers will
         # need: from source that takes a while), then the cursor blinks on.
-        deadline = pico.ms + 5000
-        while not run.frames and pico.ms < deadline:
-            run.run(50)
+        assert run.run_until(lambda app: run.frames, 5000), "the resumed game shows no frame"
         run.run(1500)
         resumed = run.app.game
         seen["resumed_mode"] = run.app.mode

@@ -938,11 +938,18 @@ class Player:
         return cell
 
     def ready(self, game):
-        """Load now what the first answer in ``game`` needs: the opening book's reader while
-        the game is in its opening. From source that module is compiled as it loads, longer
-        than a frame: the frame that begins a round takes it, not one that thinks."""
+        """Load and make now what the first answer in ``game`` needs and would take too long
+        for a frame that thinks: the opening book's reader while the game is in its opening
+        (from source that module is compiled as it loads) and the keys of the search's table.
+        The frame that begins a round takes them."""
+        global _ZOBRIST
         if self.book and self.level != "easy":
             _open_book(game)
+        if self._entries and _ZOBRIST is None:
+            # The keys of the search table's positions: 18 ms on an RP2040, which made the
+            # update that began the first search after the book's moves a stalled frame. The
+            # table itself is quick to make, and waits for that search (the book is gone then).
+            _ZOBRIST = _zobrist()
 
     def start(self, game):
         """Begin thinking about ``game`` (its board is copied; the game is left alone)."""

@@ -31,3 +31,28 @@ def test_no_thinker_in_the_pause_menu_or_the_menu():
     app.update(10, [(BACK, True)])
     app.update(800, [])
     assert app.mode == "pause" and app.thinker is None
+
+
+def test_the_round_start_makes_what_the_first_search_needs(monkeypatch):
+    # The keys of the search's table are made as the round begins, not in the update that
+    # begins the first search, after the opening book's moves (on the chip, making them there
+    # took a frame over 50 ms); only levels with a table have them.
+    from rolit_core import ai
+
+    made = []
+    real_table, real_keys = ai._new_table, ai._zobrist
+    monkeypatch.setattr(ai, "_new_table", lambda n: made.append("table") or real_table(n))
+    monkeypatch.setattr(ai, "_zobrist", lambda: made.append("keys") or real_keys())
+    monkeypatch.setattr(ai, "_ZOBRIST", None)
+    app = App(seed=3)
+    app.start(seats=("medium", "medium"), first="red")
+    assert made == []  # medium searches without a table
+    app.start(seats=("hard", "hard"), first="red")
+    assert made == ["keys"]
+    now = 0
+    while app.thinker is None or app.thinker._search is None:
+        now += 16
+        app.update(now, [])
+        assert now < 600000
+    assert len(app.game.board._moves) >= 4  # the book's moves came first
+    assert made == ["keys", "table"]  # one player for the hard seats: one table

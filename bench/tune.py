@@ -2,7 +2,7 @@
 
     python -m bench.tune                    # = make tune: play, fit and write the tables
     python -m bench.tune play --round 1 --players 4 --jobs 2
-    python -m bench.tune fit --round 1 [--write]   # --write puts the tables into rolit_core/ai.py
+    python -m bench.tune fit --round 1 [--write]   # --write puts the tables into rolit_core/
 
 1. **Self-play** (``play``): games of ``hard`` against itself on 8x8, seats and first colour
    rotated, the first 0-4 moves at random and 1 move in 20 at random after that, so that positions
@@ -23,7 +23,8 @@
    the difference. One fit per player count, one without mobility (the device levels do not
    compute it) and one with it (``expert``). The games are split 80/20 by seed: the log loss and
    the share of positions whose most likely winner won are reported on the held-out games.
-4. The weights, 1024 to a logit, rounded, are the tables ``_WEIGHTS`` and ``_WEIGHTS_MOB``.
+4. The weights, 1024 to a logit, rounded, are the tables ``rolit_core.ai._WEIGHTS`` and
+   ``rolit_core.mobility.WEIGHTS`` (``expert``'s, with mobility).
 
 NumPy is used here only (pinned in requirements.txt); the device tables are small integer tuples.
 """
@@ -34,13 +35,14 @@ import os
 import sys
 
 from rolit_core import Game
-from rolit_core import ai
+from rolit_core import ai, mobility
 from rolit_core.ai import _FEATURES, _F_MOB, _tables, player
 from rolit_core.rng import Random
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "build", "tune")
 AI_SOURCE = os.path.join(ROOT, "rolit_core", "ai.py")
+MOBILITY_SOURCE = os.path.join(ROOT, "rolit_core", "mobility.py")
 GAMES = {2: 1500, 3: 1200, 4: 1200}
 ROUNDS = 2
 # The fitted mobility weight times this, in expert's two-seat table (three and four players:
@@ -55,7 +57,7 @@ SHIPPED_ROUND = 1  # the round whose tables rolit_core/ai.py holds; make tune pl
 _HAND_ROWS = ((44, 8, 12, 0, 3, 5, -3, -24, -10, 6, 0, 0, 0, 0),
               (50, 14, 18, 6, 9, 11, -3, -24, -10, 6, 0, 0, 0, 0),
               (56, 20, 24, 12, 15, 17, -3, -24, -10, 6, 0, 0, 0, 0))
-HAND = ((_HAND_ROWS,) * 3, (_HAND_ROWS,) * 3)  # (_WEIGHTS, _WEIGHTS_MOB)
+HAND = ((_HAND_ROWS,) * 3, (_HAND_ROWS,) * 3)  # (ai._WEIGHTS, mobility.WEIGHTS)
 UNIT = 1024
 RIDGE = 1e-3
 NAMES = ("corner", "C", "edge", "X", "ring", "centre", "frontier", "X open", "C open", "stable",
@@ -71,7 +73,7 @@ SELFPLAY_NODES = (500, 500)
 def play_one(task):
     """One self-play game: returns the line that stores it."""
     players, index, weights, seed = task
-    ai._WEIGHTS, ai._WEIGHTS_MOB = weights
+    ai._WEIGHTS, mobility.WEIGHTS = weights
     level = "hard"
     colours = Game(players, 8, first="red").colours
     first = colours[index % len(colours)]
@@ -341,8 +343,9 @@ def table_text(name, tables):
 
 
 def write_tables(text, path=AI_SOURCE):
-    """Put ``text`` between the tuned-weights markers of ``path`` (rolit_core/ai.py), written
-    whole under a new name and renamed over it: a full disk or Ctrl-C leaves the old ai.py."""
+    """Put ``text`` between the tuned-weights markers of ``path`` (rolit_core/ai.py, or
+    mobility.py), written whole under a new name and renamed over it: a full disk or Ctrl-C
+    leaves the old file."""
     from sim.userfiles import write_atomically
     with open(path) as handle:
         source = handle.read()
@@ -357,7 +360,7 @@ def write_tables(text, path=AI_SOURCE):
 
 
 def fit_all(round_, out=sys.stdout):
-    """Fit every player count on a round's games: returns (_WEIGHTS, _WEIGHTS_MOB)."""
+    """Fit every player count on a round's games: returns (ai._WEIGHTS, mobility.WEIGHTS)."""
     plain = []
     mobile = []
     out.write("round %d\n" % round_)
@@ -372,11 +375,13 @@ def fit_all(round_, out=sys.stdout):
 
 def show(weights, write=False, out=sys.stdout):
     out.write("\nfeatures: %s\n" % ", ".join(NAMES))
-    text = table_text("_WEIGHTS", weights[0]) + "\n" + table_text("_WEIGHTS_MOB", weights[1])
-    out.write(text + "\n")
+    plain = table_text("_WEIGHTS", weights[0])
+    mobile = table_text("WEIGHTS", weights[1])
+    out.write(plain + "\n" + mobile + "\n")
     if write:
-        write_tables(text)
-        out.write("written to %s\n" % AI_SOURCE)
+        write_tables(plain, AI_SOURCE)
+        write_tables(mobile, MOBILITY_SOURCE)
+        out.write("written to %s and %s\n" % (AI_SOURCE, MOBILITY_SOURCE))
 
 
 def main(argv=None):
@@ -389,7 +394,7 @@ def main(argv=None):
     parser.add_argument("--games", type=int)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--write", action="store_true", help="write the tables into ai.py")
+    parser.add_argument("--write", action="store_true", help="write the tables into rolit_core/ai.py and mobility.py")
     args = parser.parse_args(argv)
     counts = (args.players,) if args.players else (2, 3, 4)
     if args.command == "all":

@@ -40,6 +40,8 @@ from .rng import Random, fresh_seed
 from .vocab import LEVELS
 
 # With three or four players: how the opponents are searched.
+_MOBILITY = "rolit_core.mobility"  # expert's evaluation term, loaded for its searches only
+
 _PARANOID = 0   # all of them against us
 _BRS = 1        # Best-Reply Search: only the strongest reply of any one of them
 _MODEL = 2      # each plays its own best one-move reply, so only our moves branch
@@ -72,8 +74,7 @@ _FEATURES = 14
 
 # Fitted by bench/tune.py; per player count (2 seats, 3, 4), per phase (board just set up, half
 # full, full): one row of integer weights, 1024 to a logit. Between phases they are interpolated.
-# _WEIGHTS for the levels without mobility, _WEIGHTS_MOB for expert (its two-seat mobility
-# weights x3, bench/tune.py's MOBILITY_SCALE, set in the arena).
+# These are the levels' without mobility; expert's, with it, are rolit_core/mobility.py's.
 # -- tuned weights begin --
 _WEIGHTS = (
     ((134, 1, 112, 132, 0, 16, -9, -23, -155, 324, 0, -1, 1, 0),
@@ -85,17 +86,6 @@ _WEIGHTS = (
     ((464, -123, -66, -102, -13, -58, -10, -391, -150, 355, 0, -112, -77, -54),
      (1194, 144, 103, -20, -39, -20, 19, -339, -172, 118, 0, 45, 43, 36),
      (754, 800, 271, 451, 275, 207, -161, -197, -131, -36, 0, 959, 572, 215)),
-)
-_WEIGHTS_MOB = (
-    ((137, 16, 113, 104, -37, -7, -8, -45, -145, 342, -3, -5, 5, 0),
-     (845, 56, 67, 97, -44, -34, 22, -660, -316, 91, 156, -20, 20, 0),
-     (86, 298, 49, 310, 105, 139, -91, -368, 27, 82, 786, 91, -91, 0)),
-    ((401, -63, -64, 34, 136, -10, -35, -281, -125, 399, 24, -73, -9, 82),
-     (661, 36, 15, -7, -54, -9, 13, -316, -197, 156, -25, -26, 4, 22),
-     (455, 593, 212, 531, 167, 129, -115, -390, -196, -4, 157, 339, -24, -315)),
-    ((461, -121, -76, -96, -9, -99, -9, -390, -152, 350, 40, -105, -80, -57),
-     (1186, 143, 96, -29, -46, -18, 20, -346, -174, 121, -23, 37, 40, 34),
-     (718, 771, 255, 441, 273, 181, -135, -115, -135, -33, 176, 979, 577, 212)),
 )
 # -- tuned weights end --
 
@@ -163,10 +153,10 @@ def _tables(size):
     return tables
 
 
-def _weights(players, filled, cells, mobility=False):
+def _weights(table, players, filled, cells):
     """The weight row for a position with ``filled`` balls: the fitted rows of the player count
-    (of the table with mobility or the one without), interpolated between the phases."""
-    rows = (_WEIGHTS_MOB if mobility else _WEIGHTS)[players - 2 if players > 2 else 0]
+    in ``table`` (_WEIGHTS, or mobility.WEIGHTS), interpolated between the phases."""
+    rows = table[players - 2 if players > 2 else 0]
     span = cells - 4
     k = 2 * (filled - 4)
     if k < 0:
@@ -238,7 +228,14 @@ class _Search:
         # Under the "none" tie rule a shared first wins nothing (three or four seats).
         self.tie_shared = getattr(game, "tie", "shared") == "shared" or len(seats) == 2
         self.model = self.multi == _MODEL
-        self.mobility = mobility
+        # With mobility (expert), its count and its weights come from their own module.
+        if mobility:
+            counter = load(_MOBILITY)
+            self.mobility = counter.count
+            self.weights = counter.WEIGHTS
+        else:
+            self.mobility = None
+            self.weights = _WEIGHTS
         self.extra = 0
         self.exhausted = False
         self.stopped = False  # the last slice ended because stop() said so
@@ -359,7 +356,7 @@ class _Search:
         """Set the weights for leaves with ``filled`` balls, and the running sums with them."""
         if filled > self.cells:
             filled = self.cells
-        w = _weights(self.players, filled, self.cells, self.mobility)
+        w = _weights(self.weights, self.players, filled, self.cells)
         self.w = w
         front = -w[_F_FRONT]
         self.front = front
@@ -807,8 +804,8 @@ class _Search:
                     run += 1
                     k += step_c
                 value[owner] += run * stable
-        if self.mobility:
-            mob = self._mobility(cell)
+        if self.mobility is not None:
+            mob = self.mobility(self, cell)
             weight = w[_F_MOB]
             for colour in self.colours:
                 value[colour] += weight * mob[colour]
@@ -823,63 +820,6 @@ class _Search:
                 return value[self.root] - value[self.duel]
             return self._for_seat(value, self.mine, self.others)
         return self._for_seat(value, self.seats[seat], self.rivals[seat])
-
-    def _mobility(self, cell):
-        """Per colour, the empty cells where it would capture (counted in self.mob)."""
-        board = self.board
-        cells = board._cells
-        near = board._near
-        rays = self.rays
-        directions_of = _DIRECTIONS_OF
-        m1 = m2 = m3 = m4 = 0
-        # A ball just put on ``cell`` in place: its empty neighbours gain a direction, and the
-        # ones that touched no ball before are not in the frontier yet.
-        added = []
-        if cell >= 0:
-            lines = rays[cell]
-            for d in directions_of[self.onboard[cell]]:
-                other = lines[d][0]
-                if not cells[other]:
-                    if not near[other]:
-                        added.append(other)
-                    # Seen from that neighbour, cell lies in the opposite direction, 7 - d.
-                    near[other] |= 128 >> d
-        for group in (board._frontier, added):
-            for empty in group:
-                if cells[empty]:
-                    continue
-                lines = rays[empty]
-                found = 0
-                for d in directions_of[near[empty]]:
-                    ray = lines[d]
-                    seen = 0
-                    for other in ray:
-                        colour = cells[other]
-                        if not colour:
-                            break
-                        seen |= 1 << colour
-                    found |= seen & ~(1 << cells[ray[0]])
-                if found:
-                    if found & 2:
-                        m1 += 1
-                    if found & 4:
-                        m2 += 1
-                    if found & 8:
-                        m3 += 1
-                    if found & 16:
-                        m4 += 1
-        if cell >= 0:
-            lines = rays[cell]
-            for d in directions_of[self.onboard[cell]]:
-                other = lines[d][0]
-                if not cells[other]:
-                    near[other] ^= 128 >> d
-        mob = self.mob
-        mob[1] = m1
-        mob[2] = m2
-        mob[3] = m3
-        mob[4] = m4
-        return mob
 
     def _for_seat(self, value, mine_colours, others):
         mine = 0

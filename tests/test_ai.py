@@ -643,3 +643,31 @@ def test_first_place_chances_weigh_every_rival_not_only_the_strongest():
     assert search._for_seat([0, 20000, 0, 0, 0], (1,), rivals) == ONE
     assert search._for_seat([0, 0, 20000, 0, 0], (1,), rivals) == 0
     assert search._for_seat([0, 7, 7, 7, 7], (1,), rivals) == ONE // 4
+
+
+def test_only_a_search_that_counts_mobility_loads_its_module():
+    # The handheld's levels never hold expert's evaluation term (rolit_core.mobility).
+    import subprocess
+    import sys
+
+    from rolit_core import lifetime
+
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, rolit_core.app, rolit_core.ai;"
+         "print('rolit_core.mobility' in sys.modules)"],
+        capture_output=True, text=True, check=True).stdout.strip()
+    assert loaded == "False"
+    lifetime.forget("rolit_core.mobility")
+    for players in (2, 4):
+        for level in ("easy", "medium", "hard"):
+            game = Game(players=players, first="red", seed=players)
+            while not game.over:
+                bot = player(level, seed=len(game.board._moves))
+                bot.book = False
+                game.play(bot.choose(game))
+            assert "rolit_core.mobility" not in sys.modules, level
+    bot = player("expert", seed=1)
+    bot.budgets = (200, 200)
+    bot.book = False
+    bot.choose(Game(players=2, first="red"))
+    assert "rolit_core.mobility" in sys.modules

@@ -6,7 +6,7 @@ import os
 import pytest
 
 from bench import tune
-from rolit_core import ai
+from rolit_core import ai, mobility
 
 SOURCE = "x = 1\n# -- tuned weights begin --\nold = 1\n# -- tuned weights end --\ny = 2\n"
 
@@ -38,7 +38,7 @@ def test_a_game_cut_mid_line_is_dropped_not_counted(tmp_path, monkeypatch):
     whole = "2 0 1 19 26 | 3 1\n2 1 2 20 27 | 1 3\n"
     path = tmp_path / "selfplay-2p-r1.txt"
     path.write_text(whole + "2 2 1 19 2")  # the third game's line, cut by a kill
-    weights = (ai._WEIGHTS, ai._WEIGHTS_MOB)
+    weights = (ai._WEIGHTS, mobility.WEIGHTS)
     assert tune.play(2, 2, 1, weights, out=open(os.devnull, "w")) == str(path)
     assert path.read_text() == whole
     assert [game[1] for game in tune.read_games(str(path))] == [0, 1]

@@ -7,7 +7,8 @@
     round over: red 36, green 28 - red wins
 
 ``GameLog(print).update(app)`` after every ``app.update``; it only looks closer when the app
-reports a cue (a ball placed, a game started, moves undone...), so it costs nothing in between.
+reports a cue (a ball placed, a game started, moves undone...), so it costs nothing in between;
+the lines that begin and end a game are ``hardware.gamelines``', loaded for them.
 Given ``heap`` (code.py's ``hardware.pacing.Pacing``), each result is followed by the least the
 heap had free after a collection during that game, and by the game's whole frames (each from
 its start to the next one's: update, LEDs, link, log, collections and sleep; the one that began
@@ -17,10 +18,11 @@ the game, which sets it up and may load code, apart)::
     frames: the longest 41 ms, 0 over 50 ms, of 2315 after the one that began the game (96 ms)
 """
 
-from hardware.pacing import SLOW_FRAME_MS
+from rolit_core.lifetime import use_once
 
 LETTERS = ".RYGB"
-NAMES = ("empty", "red", "yellow", "green", "blue")
+# Who plays, and how the game ended: printed twice a game, so their code is loaded for that.
+_LINES = "hardware.gamelines"
 
 
 class GameLog:
@@ -41,7 +43,10 @@ class GameLog:
             if game is None:
                 return
             self._games += 1
-            self._header(app, game)
+            if self.heap is not None:
+                self.heap.reset_lows()
+            with use_once(_LINES) as lines:
+                self._count = lines.header(self.write, app, game, self._games)
         elif game is None or not app.cues:
             return
         moves = game.board.moves
@@ -56,28 +61,8 @@ class GameLog:
                                            game.board.cell_name(cell), self._scores(game)))
         if game.over and not self._over:
             self._over = True
-            self._result(game)
-
-    def _header(self, app, game):
-        kinds = getattr(app, "kinds", ())
-        seats = []
-        for seat in range(len(game.seat_colours)):
-            colours = "+".join([NAMES[c] for c in game.seat_colours[seat]])
-            kind = kinds[seat] if seat < len(kinds) else "?"
-            seats.append("%s %s" % (colours, kind))
-        match = getattr(app, "match", None)
-        rounds = ""
-        if match is not None and match.rounds > 1:
-            rounds = ", round %d of %d" % (match.round, match.rounds)
-        if self.heap is not None:
-            self.heap.reset_lows()
-        self.write("game %d%s: %d players on %dx%d - %s; %s starts" % (
-            self._games, rounds, game.players, game.size, game.size, ", ".join(seats),
-            NAMES[game.first]))
-        played = len(game.board.moves)
-        if played:
-            self.write("  (resumed after move %d)" % played)
-            self._count = played
+            with use_once(_LINES) as lines:
+                lines.result(self.write, game, self.heap)
 
     def _scores(self, game):
         board = game.board
@@ -93,29 +78,3 @@ class GameLog:
         if neutral:
             line += "  (" + " ".join(neutral) + ")"
         return line
-
-    def _result(self, game):
-        scores = game.scores()
-        parts = []
-        for seat in range(len(scores)):
-            parts.append("%s %d" % ("+".join([NAMES[c] for c in game.seat_colours[seat]]),
-                                    scores[seat]))
-        winners = game.winners()
-        if not winners:
-            verdict = "a tie that counts for no one"
-        elif len(winners) == 1:
-            verdict = "+".join([NAMES[c] for c in game.seat_colours[winners[0]]]) + " wins"
-        else:
-            verdict = "shared by " + " and ".join(
-                ["+".join([NAMES[c] for c in game.seat_colours[s]]) for s in winners])
-        self.write("round over: %s - %s" % (", ".join(parts), verdict))
-        heap = self.heap
-        if heap is not None and heap.low_free:
-            self.write("heap: %d bytes free at the lowest after a collection (%d while a search "
-                       "ran)" % (heap.low_free, heap.low_free_searching))
-        if heap is not None and heap.frames:
-            begin = heap.begin_frame
-            self.write("frames: the longest %d ms, %d over %d ms, of %d after the one that began "
-                       "the game (%s)" % (heap.longest_frame, heap.slow_frames, SLOW_FRAME_MS,
-                                          heap.frames, "%d ms" % begin if begin is not None
-                                          and begin >= 0 else "not timed"))

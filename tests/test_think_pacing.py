@@ -1,6 +1,8 @@
 """Frames while a computer thinks: no update both searches and plays the move, and the device
 sizes the search's slices from how long the last frames took (hardware.pacing)."""
 
+import sys
+
 from rolit_core.app import App
 
 
@@ -457,6 +459,7 @@ def test_the_game_log_ends_each_game_with_the_heaps_lowest_and_its_longest_frame
     now = 0
     frames = -1  # the first frame timed is the one that began the game: apart
     while not lines[-1].startswith("frames: "):
+        assert "hardware.gamelines" not in sys.modules  # loaded for a game's first and last lines
         now += 40
         # whole frames of 40 ms, and three that stalled: one of 50 ms is not yet slow
         pacing.before(app, {40: 120, 400: 50, 800: 51, 1200: 97, 1600: 60}.get(now, 40), now)

@@ -171,13 +171,9 @@ def _weights(table, players, filled, cells):
 
 
 def _zobrist():
-    # One 30-bit number per (colour, cell), the same on every interpreter: colour - 1 << 6 | cell
-    # indexes them (the first 64 numbers of the sequence stood for an empty cell, which none
-    # needs).
+    # One 30-bit number per (colour, cell), the same on every interpreter.
     rng = Random(0x5EED)
-    for _ in range(64):
-        rng.bits()
-    return tuple([rng.bits() for _ in range(4 * 64)])
+    return tuple([rng.bits() for _ in range(5 * 64)])
 
 
 _ZOBRIST = None
@@ -263,7 +259,7 @@ class _Search:
         if table is not None:
             for cell in range(self.cells):
                 if cells[cell]:
-                    h ^= _ZOBRIST[cells[cell] - 1 << 6 | cell]
+                    h ^= _ZOBRIST[cells[cell] << 6 | cell]
         # The running sums per colour (cell weights and frontier) and the weights, set for each
         # iteration in _weigh().
         self.pos = [0, 0, 0, 0, 0]
@@ -539,12 +535,11 @@ class _Search:
                     if counts[EMPTY]:
                         first = -1
                         if table is not None:
-                            key = colour - 1 << 6
-                            h = hashes[ply] ^ zobrist[key | cell]
+                            h = hashes[ply] ^ zobrist[colour << 6 | cell]
                             for k in range(end - (trail[end] >> 8), end):
                                 entry = trail[k]
                                 other = entry >> 3
-                                h ^= zobrist[(entry & 7) - 1 << 6 | other] ^ zobrist[key | other]
+                                h ^= zobrist[(entry & 7) << 6 | other] ^ zobrist[colour << 6 | other]
                             hashes[ply + 1] = h
                             slot = h & mask
                             if keys[slot] == h:

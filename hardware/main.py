@@ -16,11 +16,10 @@ from rolit_core.app import BACK, DOWN, LEFT, RIGHT, SELECT, UP, App
 from rolit_core.lifetime import use_once
 from rolit_core.vocab import ticks_diff
 from hardware.gamelog import GameLog
-from hardware.handheld import CRASH_ERROR, SETTINGS_ERROR, Handheld, ticks_ms
+from hardware.handheld import CRASH_ERROR, ticks_ms
 from hardware.pacing import Pacing
 
 KEYS = (UP, DOWN, LEFT, RIGHT, SELECT, BACK)
-SETTINGS_ERROR_MS = 2000  # how long a settings problem shows at start
 QUICK_CRASH_FRAMES = 500  # a crash within this many frames of the last one counts as repeated
 SKIP_SAVE_AFTER = 3       # repeated crashes before the saved game is left unloaded
 THINK_FRAME_MS = 34       # a frame in which a computer thinks should take about this long
@@ -168,20 +167,8 @@ def new_link(handheld):
 def main():
     gc.collect()  # the garbage of compiling the modules, before the long-lived objects come
     with use_once("hardware.startup") as startup:
-        problem = startup.not_a_board()
-        if problem:  # a PC: one line, not a game without LEDs and buttons
-            print(problem, file=sys.stderr)
-            sys.exit(1)
-        settings = startup.load_settings()
-        gc.collect()  # what reading the settings left, before the drivers compile
-        handheld = Handheld(settings, KEYS)
-        startup.banner(settings, handheld, __version__)
+        settings, handheld = startup.start(KEYS, __version__, wait)
     del startup  # with the block's end, the start-up code is left for the collector
-    for message in handheld.errors:
-        print("settings: " + message)
-    if handheld.errors:
-        handheld.show_error(SETTINGS_ERROR, len(handheld.errors))
-        wait(SETTINGS_ERROR_MS)
     session = Session(settings, handheld)
     seed = None if settings.seed < 0 else settings.seed
     crashes = 0

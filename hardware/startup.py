@@ -1,17 +1,45 @@
-"""What only the start of ``code.py`` needs: whether this is a board, the settings read once, and
-the banner.
+"""What only the start of ``code.py`` needs: whether this is a board, the settings read once, the
+handheld built from them, the banner and the settings' problems (:func:`start`).
 
-``code.py`` uses it in ``with rolit_core.lifetime.use_once("hardware.startup")``, building the
-handheld in the same block: at the block's end this module and those of :data:`USED_ONCE`
-(about 11 KB of code and tables on a board) are forgotten, and the collector frees them.
+``hardware.main`` uses it in ``with rolit_core.lifetime.use_once("hardware.startup")``: at the
+block's end this module and those of :data:`USED_ONCE` (about 11 KB of code and tables on a
+board) are forgotten, and the collector frees them.
 """
 
+import gc
 import sys
 
 # Modules only the start uses (the first light, reading settings.toml and checking the link's
 # pins, building the parts, wiring the matrix).
 USED_ONCE = ("hardware.firstlight", "hardware.presets", "hardware.config", "hardware.linkpins",
              "hardware.parts", "hardware.wiring")
+
+
+SETTINGS_ERROR_MS = 2000  # how long a settings problem shows at start
+
+
+def start(keys, version, wait):
+    """``(settings, handheld)`` for ``hardware.main``: on a machine that is not a board, one line
+    on stderr and ``SystemExit(1)``; else the settings, the handheld built from them with
+    ``keys`` (:class:`hardware.handheld.Handheld`), the banner with ``version``, and each
+    problem with the settings printed and shown on the matrix for ``SETTINGS_ERROR_MS``
+    (``wait(ms)``)."""
+    from .handheld import SETTINGS_ERROR, Handheld
+
+    problem = not_a_board()
+    if problem:  # a PC: one line, not a game without LEDs and buttons
+        print(problem, file=sys.stderr)
+        sys.exit(1)
+    settings = load_settings()
+    gc.collect()  # what reading the settings left, before the drivers compile
+    handheld = Handheld(settings, keys)
+    banner(settings, handheld, version)
+    for message in handheld.errors:
+        print("settings: " + message)
+    if handheld.errors:
+        handheld.show_error(SETTINGS_ERROR, len(handheld.errors))
+        wait(SETTINGS_ERROR_MS)
+    return settings, handheld
 
 
 class Settings:

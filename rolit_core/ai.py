@@ -39,12 +39,18 @@ from .lifetime import forget, load
 from .rng import Random, fresh_seed
 from .vocab import LEVELS
 
-# With three or four players: how the opponents are searched.
+try:
+    from micropython import const  # the names below are compiled in, not kept as globals
+except ImportError:  # CPython
+    def const(value):
+        return value
+
 _MOBILITY = "rolit_core.mobility"  # expert's evaluation term, loaded for its searches only
 
-_PARANOID = 0   # all of them against us
-_BRS = 1        # Best-Reply Search: only the strongest reply of any one of them
-_MODEL = 2      # each plays its own best one-move reply, so only our moves branch
+# With three or four players: how the opponents are searched.
+_PARANOID = const(0)  # all of them against us
+_BRS = const(1)       # Best-Reply Search: only the strongest reply of any one of them
+_MODEL = const(2)     # each plays its own best one-move reply, so only our moves branch
 
 # Per level: node budgets (two seats, three or four players), deepest iteration with two seats,
 # deepest with three or four players, exact endgame when this few cells are empty (two seats), the
@@ -63,14 +69,14 @@ _SETTINGS = {
 }
 
 # Features per colour (indices into a weight row).
-_F_CLASS = 0     # 0-5: balls on corner, C, edge, X, inner ring, centre cells
-_F_FRONT = 6     # pairs (ball, empty neighbour)
-_F_XOPEN = 7     # balls on an X cell diagonal to an empty corner
-_F_COPEN = 8     # balls on a C cell next to an empty corner
-_F_STABLE = 9    # balls in an edge run from an owned corner (the corner not counted)
-_F_MOB = 10      # empty cells where the colour would capture
-_F_TEMPO = 11    # 11-13: the colour moves now, next, the turn after
-_FEATURES = 14
+_F_CLASS = const(0)   # 0-5: balls on corner, C, edge, X, inner ring, centre cells
+_F_FRONT = const(6)   # pairs (ball, empty neighbour)
+_F_XOPEN = const(7)   # balls on an X cell diagonal to an empty corner
+_F_COPEN = const(8)   # balls on a C cell next to an empty corner
+_F_STABLE = const(9)  # balls in an edge run from an owned corner (the corner not counted)
+_F_MOB = const(10)    # empty cells where the colour would capture
+_F_TEMPO = const(11)  # 11-13: the colour moves now, next, the turn after
+_FEATURES = const(14)
 
 # Fitted by bench/tune.py; per player count (2 seats, 3, 4), per phase (board just set up, half
 # full, full): one row of integer weights, 1024 to a logit. Between phases they are interpolated.
@@ -89,16 +95,18 @@ _WEIGHTS = (
 )
 # -- tuned weights end --
 
-_INF = 1 << 29
-_WIN = 1 << 22          # a decided full board: beyond any evaluation
+_INF = const(1 << 29)
+_WIN = const(1 << 22)  # a decided full board: beyond any evaluation
 
 # A full board with three or four players: first place, a first shared by k counted as its
 # share. On the scale of the evaluation (ours minus the strongest other seat, in 1024ths of a
 # logit) a share of 1/k is what the fitted logit gives one rival -ln(k - 1) logits ahead of us:
 # 0 for two, -710 for three, -1125 for four (0 is also a draw with two seats).
 _SHARED = (0, 0, 0, -710, -1125)
-_MAX_PLY = 66
-_EXACT, _LOWER, _UPPER = 0, 1, 2
+_MAX_PLY = const(66)
+_EXACT = const(0)
+_LOWER = const(1)
+_UPPER = const(2)
 
 _POP = bytes([bin(mask).count("1") for mask in range(256)])
 

@@ -487,3 +487,41 @@ def test_the_game_log_ends_each_game_with_the_heaps_lowest_and_its_longest_frame
     app.update(now + 40)
     quiet.update(app)
     assert plain[-1].startswith("round over: ")
+
+
+def test_the_game_log_writes_the_result_as_the_rounds_end_is_shown_or_the_game_is_left():
+    from hardware.gamelog import GameLog
+    from rolit_core.app import App
+
+    lines = []
+    log = GameLog(lines.append)
+    app = App(seed=6)
+    app.start(seats=("easy", "easy"))
+    log.update(app)
+    now = 0
+    while not app.game.over:
+        now += 40
+        app.update(now)
+        log.update(app)
+        assert now < 600000
+    # The last move's frame, and its animation: no result yet (the round's end loads the code
+    # that writes it, in the update that opens that screen anyway).
+    assert app.mode == "play" and not lines[-1].startswith("round over: ")
+    while app.mode == "play":
+        now += 40
+        app.update(now)
+        log.update(app)
+        assert not [line for line in lines if line.startswith("round over: ")] \
+            or app.mode != "play"
+    assert [line for line in lines if line.startswith("round over: ")] == [lines[-1]]
+    # A game left before its end is shown still gets its result, once.
+    app.start(seats=("easy", "easy"))
+    log.update(app)
+    while not app.game.over:
+        now += 40
+        app.update(now)
+        log.update(app)
+    app.start(seats=("easy", "easy"))  # a new game, before the round's end came
+    log.update(app)
+    results = [k for k, line in enumerate(lines) if line.startswith("round over: ")]
+    assert len(results) == 2 and lines[results[1] + 1].startswith("game 3: ")

@@ -1,6 +1,6 @@
 """The lines of the game log (``hardware.gamelog``) that begin and end a game: who plays, and
 the result with, given code.py's ``hardware.pacing.Pacing``, the heap's lowest and the game's
-frames. Loaded for each of them (``rolit_core.lifetime.use_once``), not held between them.
+frames. Loaded for those two lines (``rolit_core.lifetime.use_once``), not held between them.
 """
 
 from hardware.pacing import SLOW_FRAME_MS
@@ -33,11 +33,9 @@ def header(write, app, game, number):
     return played
 
 
-def result(write, game, seen=None):
-    """Write the lines that end ``game``: the scores and who won, then, given ``seen``
-    (``hardware.gamelog``'s copy of code.py's ``Pacing`` figures at the game's last move: lowest
-    free heap, the same while a search ran, frames, the longest, how many slow, the first's
-    ms), what the heap and the frames came to."""
+def result(write, game, heap=None):
+    """Write the lines that end ``game``: the scores and who won, then what ``heap`` (a Pacing,
+    or None) saw of the heap and the frames."""
     scores = game.scores()
     parts = []
     for seat in range(len(scores)):
@@ -50,14 +48,12 @@ def result(write, game, seen=None):
     else:
         verdict = "shared by " + " and ".join([_seat(game, s) for s in winners])
     write("round over: %s - %s" % (", ".join(parts), verdict))
-    if seen is None:
-        return
-    low, searching, frames, longest, slow, begin = seen
-    if low:
+    if heap is not None and heap.low_free:
         write("heap: %d bytes free at the lowest after a collection (%d while a search ran)"
-              % (low, searching))
-    if frames:
+              % (heap.low_free, heap.low_free_searching))
+    if heap is not None and heap.frames:
+        begin = heap.begin_frame
         write("frames: the longest %d ms, %d over %d ms, of %d after the one that began the "
-              "game (%s)" % (longest, slow, SLOW_FRAME_MS, frames,
+              "game (%s)" % (heap.longest_frame, heap.slow_frames, SLOW_FRAME_MS, heap.frames,
                              "%d ms" % begin if begin is not None and begin >= 0
                              else "not timed"))

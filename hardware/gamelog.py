@@ -34,15 +34,13 @@ class GameLog:
         self._game = None
         self._count = 0
         self._over = False
-        self._due = False   # the game's result waits for its round's end to be shown
-        self._seen = None   # the heap's and frames' figures of that game, up to its last move
         self._games = 0
 
     def update(self, app):
         game = app.game
         if game is not self._game:
-            if self._due:
-                self._result(self._game)  # left before its round's end came
+            if self._game is not None and self._game.over and not self._over:
+                self._result(self._game)  # left before its screen came
             self._game = game
             self._over = False
             self._count = 0
@@ -53,7 +51,7 @@ class GameLog:
                 self.heap.reset_lows()
             with use_once(_LINES) as lines:
                 self._count = lines.header(self.write, app, game, self._games)
-        elif game is None or not app.cues and not self._due:
+        elif game is None or not app.cues and (self._over or not game.over):
             return
         moves = game.board.moves
         if len(moves) < self._count:
@@ -65,21 +63,15 @@ class GameLog:
             self._count += 1
             self.write("%3d. %s %s   %s" % (self._count, LETTERS[colour],
                                            game.board.cell_name(cell), self._scores(game)))
-        if game.over and not self._over:
-            self._over = self._due = True
-            heap = self.heap
-            if heap is not None:
-                self._seen = (heap.low_free, heap.low_free_searching, heap.frames,
-                              heap.longest_frame, heap.slow_frames, heap.begin_frame)
-        if self._due and app.mode != "play":
+        if game.over and not self._over and app.mode != "play":
             # Written as the round's end is shown (its update loads that screen's code anyway),
             # not in the frame of the last move's animation.
             self._result(game)
 
     def _result(self, game):
-        self._due = False
+        self._over = True
         with use_once(_LINES) as lines:
-            lines.result(self.write, game, self._seen)
+            lines.result(self.write, game, self.heap)
 
     def _scores(self, game):
         board = game.board

@@ -7,10 +7,8 @@
     round over: red 36, green 28 - red wins
 
 ``GameLog(print).update(app)`` after every ``app.update``; it only looks closer when the app
-reports a cue (a ball placed, a game started, moves undone...) or a game has ended, so it costs
-nothing in between. A game's result is written as the round's end is shown (or as the game is
-left, if that comes first); the lines that begin and end a game are ``hardware.gamelines``',
-loaded for them.
+reports a cue (a ball placed, a game started, moves undone...), so it costs nothing in between;
+the lines that begin and end a game are ``hardware.gamelines``', loaded for them.
 Given ``heap`` (code.py's ``hardware.pacing.Pacing``), each result is followed by the least the
 heap had free after a collection during that game, and by the game's whole frames (each from
 its start to the next one's: update, LEDs, link, log, collections and sleep; the one that began
@@ -39,8 +37,6 @@ class GameLog:
     def update(self, app):
         game = app.game
         if game is not self._game:
-            if self._game is not None and self._game.over and not self._over:
-                self._result(self._game)  # left before its screen came
             self._game = game
             self._over = False
             self._count = 0
@@ -51,7 +47,7 @@ class GameLog:
                 self.heap.reset_lows()
             with use_once(_LINES) as lines:
                 self._count = lines.header(self.write, app, game, self._games)
-        elif game is None or not app.cues and (self._over or not game.over):
+        elif game is None or not app.cues:
             return
         moves = game.board.moves
         if len(moves) < self._count:
@@ -63,15 +59,10 @@ class GameLog:
             self._count += 1
             self.write("%3d. %s %s   %s" % (self._count, LETTERS[colour],
                                            game.board.cell_name(cell), self._scores(game)))
-        if game.over and not self._over and app.mode != "play":
-            # Written as the round's end is shown (its update loads that screen's code anyway),
-            # not in the frame of the last move's animation.
-            self._result(game)
-
-    def _result(self, game):
-        self._over = True
-        with use_once(_LINES) as lines:
-            lines.result(self.write, game, self.heap)
+        if game.over and not self._over:
+            self._over = True
+            with use_once(_LINES) as lines:
+                lines.result(self.write, game, self.heap)
 
     def _scores(self, game):
         board = game.board

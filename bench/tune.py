@@ -394,7 +394,8 @@ def main(argv=None):
     parser.add_argument("--games", type=int)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--write", action="store_true", help="write the tables into rolit_core/ai.py and mobility.py")
+    parser.add_argument("--write", action="store_true",
+                        help="write the tables into rolit_core/ai.py and mobility.py")
     args = parser.parse_args(argv)
     counts = (args.players,) if args.players else (2, 3, 4)
     if args.command == "all":

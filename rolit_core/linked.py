@@ -252,6 +252,7 @@ class LinkedGame:
         app.begin_match(match, guest_kinds(match.players, match.teams, self.seat),
                         session.time_limit, session.hints, session.first, session.history,
                         not match.game.board.moves)
+        session.apply = app.play.show_linked  # the board screen shows the match from now on
         self.save_due = True
 
     def _next_round(self):

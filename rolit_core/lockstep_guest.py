@@ -177,6 +177,9 @@ class Guest(Session):
         self.time_limit = time_limit
         self.hints = hints
         self._early = None
+        # Until the app shows this match (it adopts it in its next update), a move that comes
+        # is played on the match itself, not on the board screen's game it replaces.
+        self.apply = None
         self.events.append(("state", None))
         self._set_phase(PLAYING)
 

@@ -9,6 +9,7 @@ from rolit_core.app import BACK, DOWN, LEFT, SELECT, UP, App
 from rolit_core.game import Match
 from rolit_core.link import Link
 from rolit_core.load import decode_state
+from rolit_core.lockstep_base import MOVE, STATE
 from rolit_core.menu import Settings
 from rolit_core.play import RING
 from rolit_core.rng import Random
@@ -642,3 +643,32 @@ def test_a_move_from_the_link_is_saved_in_the_frame_after_the_one_that_shows_it(
             assert other.saves == saves + 1 and not other.linked.save_due
             seen += 1
     assert seen == 8
+
+
+def test_a_move_that_arrives_with_the_whole_state_is_played_on_the_state_taken():
+    # A resync's STATE and the host's next MOVE read in one update: the move belongs to the
+    # match just taken, not to the board screen's game that the next frame replaces.
+    table = Table(2, seed=12)
+    table.host()
+    table.join(1)
+    assert table.run(3000, lambda: all(app.mode == "play" for app in table.apps))
+    assert table.run(5000, lambda: table.mover() == 0)
+    host, guest = table.apps
+    session = guest.linked.session
+    link = session.link
+    receive = link.receive
+    link.receive = lambda: []        # the guest's inbox fills while it reads nothing
+    session._resync()                # the guest asks for the whole state
+    table.run(400)                   # the host sends it
+    moves = len(host.game.board.moves)
+    table.move(0, host.game.legal_moves()[0])
+    assert table.run(2000, lambda: len(host.game.board.moves) > moves)
+    table.run(400)                   # the host's MOVE is in the guest's inbox too
+    kinds = [message.kind for message in link._inbox]
+    assert kinds.index(STATE) < kinds.index(MOVE)
+    asked = session._asked
+    link.receive = receive           # both read in one update
+    assert table.run(3000, lambda: guest.mode == "play" and guest.phase == "input")
+    assert boards(table)[0] == boards(table)[1]
+    assert guest.game is session.match.game
+    assert session._asked == asked   # no second resync was needed

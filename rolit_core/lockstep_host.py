@@ -157,6 +157,8 @@ class Host(Session):
                 else:
                     self._set_phase(REFUSED_PHASE, REASONS[SECOND_HOST])
             return
+        if source == 0:
+            return  # our own number (a broadcast from a node that has it): no guest's word
         if kind == JOIN:
             self._join(source, payload)
         elif kind == TRY:

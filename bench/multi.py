@@ -174,10 +174,13 @@ class WinSearch(ai._Search):
 OBJECTIVES = ("margin", "win")
 
 
-def searcher(seed=None, mode="model", nodes=500, objective="margin", endgame=None):
+def searcher(seed=None, mode="model", nodes=500, objective="margin", endgame=None, exact=0):
     """An arena player searching with ``mode`` (paranoid, brs, model, maxn) in ``nodes``, for
     ``objective`` (``margin``: rolit_core.ai's own; ``win``: WinSearch's chance of first place),
-    paranoid to the end from ``endgame`` empty cells (hard's own by default; 0 for never)."""
+    paranoid to the end from ``endgame`` empty cells (hard's own by default; 0 for never).
+    ``exact=N``: with N cells or fewer empty, max^n to the end with no node limit (each seat
+    for its own first place, then margin): what reading the last cells exactly is worth, at a
+    cost no handheld has."""
     if objective not in OBJECTIVES:
         raise TypeError("objective must be margin or win, not %r" % (objective,))
     search = WinSearch if objective == "win" else ai._Search
@@ -191,7 +194,16 @@ def searcher(seed=None, mode="model", nodes=500, objective="margin", endgame=Non
     bot._searcher = search
     if endgame is not None:
         bot._endgame = endgame
-    return bot.choose
+    if not exact:
+        return bot.choose
+    solver = MaxN(1 << 30, seed, search)
+
+    def choose(game):
+        if game.board._counts[EMPTY] <= exact:
+            return solver(game)
+        return bot.choose(game)
+
+    return choose
 
 
 searcher.arena_factory = True

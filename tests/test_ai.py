@@ -671,3 +671,50 @@ def test_only_a_search_that_counts_mobility_loads_its_module():
     bot.book = False
     bot.choose(Game(players=2, first="red"))
     assert "rolit_core.mobility" in sys.modules
+
+
+def _maxn_share(game, seat):
+    # Every line to the full board, each seat choosing for its own first place (a share of a
+    # shared first), then its margin over the best other: ``seat``'s (share, margin) at the end.
+    if game.over:
+        scores = game.scores()
+        winners = game.winners()
+        others = max(scores[s] for s in range(len(scores)) if s != seat)
+        return (1.0 / len(winners) if seat in winners else 0.0), scores[seat] - others
+    mover = game.seat_of(game.turn)
+    best = None
+    for cell in game.legal_moves():
+        game.play(cell)
+        mine = _maxn_share(game, mover)
+        value = _maxn_share(game, seat)
+        game.undo()
+        if best is None or mine > best[0]:
+            best = (mine, value)
+    return best[1]
+
+
+def test_bench_multi_exact_plays_the_last_cells_as_a_max_n_search_to_the_end():
+    # bench.multi's searcher with exact=N (an arena measure of exact endgames): with N cells or
+    # fewer left, its move is one whose line gives the mover the best first place and margin.
+    from bench.multi import searcher
+
+    rng = Random(5)
+    checked = 0
+    for players in (3, 4):
+        for trial in range(6):
+            game = Game(players, 8, first="red")
+            while game.board._counts[0] > 4:  # empty cells
+                game.play(rng.choice(game.legal_moves()))
+            moves = game.legal_moves()
+            if len(moves) < 2:
+                continue
+            seat = game.seat_of(game.turn)
+            values = {}
+            for cell in moves:
+                game.play(cell)
+                values[cell] = _maxn_share(game, seat)
+                game.undo()
+            cell = searcher(seed=trial, nodes=230, exact=4)(game)
+            assert values[cell] == max(values.values()), (players, trial, cell, values)
+            checked += 1
+    assert checked >= 8

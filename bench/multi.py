@@ -17,7 +17,8 @@ evaluation (its tuned weights, valued for any seat) within a node budget (``node
 the strongest other seat's, a full board by first place, a shared first by its share, then the
 margin) or ``win`` (its chance of first place by the fitted logit, a full board by its share of
 the win: ``WinSearch``). ``endgame=N`` searches paranoid to the end once N cells or fewer are
-empty (``hard``'s own, 6, by default; 0 for never).
+empty (by default ``hard``'s own, 0: never); ``exact=N`` plays max^n to the end with no node
+limit once N cells or fewer are empty.
 
 The first three are rolit_core.ai's own search with the mode set; max^n is written here, on the
 same board, evaluation and node count (a node is a position looked at), iterative deepening

@@ -9,7 +9,7 @@ from rolit_core.app import BACK, DOWN, LEFT, SELECT, UP, App
 from rolit_core.game import Match
 from rolit_core.link import Link, Message
 from rolit_core.load import decode_state
-from rolit_core.lockstep_base import MOVE, PLAYED, STATE
+from rolit_core.lockstep_base import MOVE, NEXT, PLAYED, STATE
 from rolit_core.menu import Settings
 from rolit_core.play import RING
 from rolit_core.rng import Random
@@ -792,3 +792,67 @@ def test_a_host_survives_its_guests_messages_mangled_repeated_and_out_of_order()
     before = len(host.game.board.moves)
     table.play_round()
     assert len(set(boards(table))) == 1 and len(host.game.board.moves) > before
+
+
+def test_a_guest_survives_the_hosts_messages_mangled_across_a_round_end():
+    # As above, with what the host sent over a round's end and the next round's beginning
+    # (NEXT, and whole states taken at the round end and in the next round) among the replays.
+    table = Table(2, seed=31)
+    table.host(rounds=3)
+    table.join(1)
+    assert table.run(3000, lambda: all(app.mode == "play" for app in table.apps))
+    host, guest = table.apps
+    session = guest.linked.session
+    link = session.link
+    receive = link.receive
+    heard = []
+
+    def recording():
+        messages = receive()
+        heard.extend(messages)
+        return messages
+
+    link.receive = recording
+    table.play_round()
+    session._resync()
+    table.run(3000)
+    for _ in range(3):
+        table.tap(0, SELECT)  # the host's rounds table, then the next round
+        table.run(1500)
+    assert host.match.round == 2
+    session._resync()
+    for _ in range(4):
+        assert table.run(5000, lambda: table.mover() is not None)
+        index = table.mover()
+        table.move(index, table.apps[index].game.legal_moves()[0])
+        table.run(300)
+    link.receive = receive
+    units = []
+    for message in heard:
+        follows = units and units[-1][-1].kind == STATE
+        if message.kind == STATE and message.payload[0] > 0 and follows:
+            units[-1].append(message)
+        else:
+            units.append([message])
+    kinds = set(unit[0].kind for unit in units)
+    assert NEXT in kinds and STATE in kinds and MOVE in kinds
+    rng = Random(7)
+    for batch in range(600):
+        messages = []
+        for _ in range(1 + rng.below(5)):
+            for real in units[rng.below(len(units))]:
+                payload = bytearray(real.payload)
+                mangle = rng.below(6)
+                if mangle == 1 and payload:
+                    payload[rng.below(len(payload))] = rng.below(256)
+                elif mangle == 2:
+                    payload = payload[:rng.below(len(payload) + 1)]
+                source = real.source if rng.below(4) else rng.below(4)
+                messages.append(Message(source, real.kind, bytes(payload), rng.below(2) == 1,
+                                        1 + rng.below(2)))
+        link._inbox.extend(messages)
+        table.step()
+        frame = table.frames[1]
+        assert len(frame) == 64 and all(len(pixel) == 3 for pixel in frame), batch
+    assert table.run(20000, lambda: len(set(boards(table))) == 1
+                     and guest.linked.session.match.round == host.match.round)

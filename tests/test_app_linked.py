@@ -674,6 +674,61 @@ def test_a_move_that_arrives_with_the_whole_state_is_played_on_the_state_taken()
     assert session._asked == asked   # no second resync was needed
 
 
+def record(link):
+    """Keep every message ``link`` delivers from now on; the function returned stops that and
+    gives them, oldest first."""
+    receive = link.receive
+    heard = []
+
+    def recording():
+        messages = receive()
+        heard.extend(messages)
+        return messages
+
+    def stop():
+        link.receive = receive
+        return heard
+
+    link.receive = recording
+    return stop
+
+
+def replay_units(heard):
+    """What to replay: a whole state (its parts in order) as one unit, any other message alone."""
+    units = []
+    for message in heard:
+        follows = units and units[-1][-1].kind == STATE
+        if message.kind == STATE and message.payload[0] > 0 and follows:
+            units[-1].append(message)
+        else:
+            units.append([message])
+    return units
+
+
+def fuzz(table, index, units, rng, hops, batches=600):
+    """Handheld ``index`` reads ``units`` in random batches, each message maybe with a byte
+    changed or cut short, from another node, broadcast or not, 1 to ``hops`` nodes away; every
+    frame it shows is whole."""
+    link = table.apps[index].linked.session.link
+    for batch in range(batches):
+        messages = []
+        for _ in range(1 + rng.below(5)):
+            for real in units[rng.below(len(units))]:
+                payload = bytearray(real.payload)
+                mangle = rng.below(6)
+                if mangle == 1 and payload:
+                    payload[rng.below(len(payload))] = rng.below(256)
+                elif mangle == 2:
+                    payload = payload[:rng.below(len(payload) + 1)]
+                source = real.source if rng.below(4) else rng.below(4)
+                messages.append(Message(source, real.kind, bytes(payload), rng.below(2) == 1,
+                                        1 + rng.below(hops)))
+        link._inbox.extend(messages)
+        table.step()
+        frame = table.frames[index]
+        assert len(frame) == 64 and all(len(pixel) == 3 for pixel in frame), batch
+
+
 @pytest.mark.parametrize("count", [2, 3])
 def test_a_guest_survives_the_hosts_messages_mangled_repeated_and_out_of_order(count):
     # What the host (and, on a ring of three, the other guest) really sent, replayed in
@@ -686,17 +741,8 @@ def test_a_guest_survives_the_hosts_messages_mangled_repeated_and_out_of_order(c
         table.join(index)
     assert table.run(4000, lambda: all(app.mode == "play" for app in table.apps))
     host, guest = table.apps[0], table.apps[1]
-    link = guest.linked.session.link
-    receive = link.receive
-    heard = []
-
-    def recording():
-        messages = receive()
-        heard.extend(messages)
-        return messages
-
-    link.receive = recording
     session = guest.linked.session
+    stop = record(session.link)
     for _ in range(6):  # some moves, and a resync so that STATE is among them
         assert table.run(5000, lambda: table.mover() is not None)
         index = table.mover()
@@ -704,37 +750,12 @@ def test_a_guest_survives_the_hosts_messages_mangled_repeated_and_out_of_order(c
         if session._asked is None:
             session._resync()
         table.run(300)
-    link.receive = receive
-    # A whole state (its parts in order) is one unit to replay, any other message another.
-    units = []
-    for message in heard:
-        follows = units and units[-1][-1].kind == STATE
-        if message.kind == STATE and message.payload[0] > 0 and follows:
-            units[-1].append(message)
-        else:
-            units.append([message])
+    units = replay_units(stop())
     assert any(unit[0].kind == STATE for unit in units)
     assert any(unit[0].kind == MOVE for unit in units)
     if count > 2:  # the other guest's moves, played here as they pass
         assert any(unit[0].kind == PLAYED and unit[0].source == 2 for unit in units)
-    rng = Random(4)
-    for batch in range(600):
-        messages = []
-        for _ in range(1 + rng.below(5)):
-            for real in units[rng.below(len(units))]:
-                payload = bytearray(real.payload)
-                mangle = rng.below(6)
-                if mangle == 1 and payload:
-                    payload[rng.below(len(payload))] = rng.below(256)
-                elif mangle == 2:
-                    payload = payload[:rng.below(len(payload) + 1)]
-                source = real.source if rng.below(4) else rng.below(4)
-                messages.append(Message(source, real.kind, bytes(payload), rng.below(2) == 1,
-                                        1 + rng.below(2)))
-        link._inbox.extend(messages)
-        table.step()
-        frame = table.frames[1]
-        assert len(frame) == 64 and all(len(pixel) == 3 for pixel in frame), batch
+    fuzz(table, 1, units, Random(4), hops=2)
     # The genuine host again: the guest asks for what it lacks and catches up.
     assert table.run(20000, lambda: len(set(boards(table))) == 1
                      and guest.linked.session.match.round == host.match.round)
@@ -751,44 +772,17 @@ def test_a_host_survives_its_guests_messages_mangled_repeated_and_out_of_order()
     table.join(2)
     assert table.run(4000, lambda: all(app.mode == "play" for app in table.apps))
     host = table.apps[0]
-    link = host.linked.session.link
-    receive = link.receive
-    heard = []
-
-    def recording():
-        messages = receive()
-        heard.extend(messages)
-        return messages
-
-    link.receive = recording
+    stop = record(host.linked.session.link)
     for _ in range(9):
         assert table.run(5000, lambda: table.mover() is not None)
         index = table.mover()
         table.move(index, table.apps[index].game.legal_moves()[0])
         table.run(200)
-    link.receive = receive
     # The guests' messages (the host's own HELLO, back round the ring, says who hosts: a
-    # changed one is a second host, which ends the game by design).
-    heard = [message for message in heard if message.source != 0]
+    # changed one is a second host, which ends the game by design), each one alone.
+    heard = [message for message in stop() if message.source != 0]
     assert len(set(message.kind for message in heard)) >= 3
-    rng = Random(6)
-    for batch in range(600):
-        messages = []
-        for _ in range(1 + rng.below(5)):
-            real = heard[rng.below(len(heard))]
-            payload = bytearray(real.payload)
-            mangle = rng.below(6)
-            if mangle == 1 and payload:
-                payload[rng.below(len(payload))] = rng.below(256)
-            elif mangle == 2:
-                payload = payload[:rng.below(len(payload) + 1)]
-            source = real.source if rng.below(4) else rng.below(4)
-            messages.append(Message(source, real.kind, bytes(payload), rng.below(2) == 1,
-                                    1 + rng.below(3)))
-        link._inbox.extend(messages)
-        table.step()
-        frame = table.frames[0]
-        assert len(frame) == 64 and all(len(pixel) == 3 for pixel in frame), batch
+    fuzz(table, 0, [[message] for message in heard], Random(6), hops=3)
     before = len(host.game.board.moves)
     table.play_round()
     assert len(set(boards(table))) == 1 and len(host.game.board.moves) > before
@@ -803,16 +797,7 @@ def test_a_guest_survives_the_hosts_messages_mangled_across_a_round_end():
     assert table.run(3000, lambda: all(app.mode == "play" for app in table.apps))
     host, guest = table.apps
     session = guest.linked.session
-    link = session.link
-    receive = link.receive
-    heard = []
-
-    def recording():
-        messages = receive()
-        heard.extend(messages)
-        return messages
-
-    link.receive = recording
+    stop = record(session.link)
     table.play_round()
     session._resync()
     table.run(3000)
@@ -826,33 +811,9 @@ def test_a_guest_survives_the_hosts_messages_mangled_across_a_round_end():
         index = table.mover()
         table.move(index, table.apps[index].game.legal_moves()[0])
         table.run(300)
-    link.receive = receive
-    units = []
-    for message in heard:
-        follows = units and units[-1][-1].kind == STATE
-        if message.kind == STATE and message.payload[0] > 0 and follows:
-            units[-1].append(message)
-        else:
-            units.append([message])
+    units = replay_units(stop())
     kinds = set(unit[0].kind for unit in units)
     assert NEXT in kinds and STATE in kinds and MOVE in kinds
-    rng = Random(7)
-    for batch in range(600):
-        messages = []
-        for _ in range(1 + rng.below(5)):
-            for real in units[rng.below(len(units))]:
-                payload = bytearray(real.payload)
-                mangle = rng.below(6)
-                if mangle == 1 and payload:
-                    payload[rng.below(len(payload))] = rng.below(256)
-                elif mangle == 2:
-                    payload = payload[:rng.below(len(payload) + 1)]
-                source = real.source if rng.below(4) else rng.below(4)
-                messages.append(Message(source, real.kind, bytes(payload), rng.below(2) == 1,
-                                        1 + rng.below(2)))
-        link._inbox.extend(messages)
-        table.step()
-        frame = table.frames[1]
-        assert len(frame) == 64 and all(len(pixel) == 3 for pixel in frame), batch
+    fuzz(table, 1, units, Random(7), hops=2)
     assert table.run(20000, lambda: len(set(boards(table))) == 1
                      and guest.linked.session.match.round == host.match.round)

@@ -22,6 +22,13 @@ DATA_HOME = tempfile.mkdtemp(prefix="rolit-test-data-")  # never the user's own 
 atexit.register(shutil.rmtree, DATA_HOME, True)
 
 
+def default_sigint():
+    """Give this process SIGINT's default action, as at a terminal's keyboard: a shell starts
+    background jobs (`make test &`, a CI runner's) with SIGINT ignored, and children inherit
+    that. For ``preexec_fn`` of a program a test stops with Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def environment(**changes):
     """The environment for a run: no display unless given, a private user data folder, and
     nothing of an outer ``make`` (its jobserver)."""
@@ -50,9 +57,7 @@ class Run:
         def controlling_terminal():
             os.setsid()
             fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
-            # A shell starts background jobs with SIGINT ignored, and children inherit that; a
-            # program at a terminal's keyboard has the default, so give it that here.
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            default_sigint()
 
         self.process = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=cwd,
                                         env=env or environment(),

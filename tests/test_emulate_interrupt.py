@@ -16,6 +16,7 @@ import time
 import pytest
 
 from firmware_gate import require_emulator
+from sim_pty import default_sigint
 
 pytestmark = pytest.mark.slow
 
@@ -74,9 +75,7 @@ def _start(args, terminal=False, env=None, **streams):
         if terminal:
             os.setsid()
             fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-        # A shell starts background jobs (`make test &`, a CI runner's) with SIGINT ignored, and
-        # children inherit that; a program at a terminal's keyboard has the default.
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        default_sigint()
 
     return subprocess.Popen([sys.executable, "-m", "sim.emulate"] + args, cwd=ROOT,
                             env=dict(os.environ, PYTHONPATH=ROOT, **(env or {})),

@@ -18,13 +18,7 @@ from rolit_core import Match
 from sim.emulate import Emulator, run_together
 from sim.rp2040 import images
 from sim.rp2040.linked import BAUD, Noise, Ring, lines, linked_drive, play_linked, ring_drive
-
-
-def _default_sigint():
-    # A shell starts background jobs (`make test &`, a CI runner's) with SIGINT ignored, and
-    # children inherit that; a program at a terminal's keyboard has the default.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
+from sim_pty import default_sigint
 
 pytestmark = pytest.mark.slow
 
@@ -124,7 +118,7 @@ def test_ctrl_c_stops_linked_chips_with_130_and_saves_each_flash(firmware, tmp_p
         [sys.executable, "-m", "sim.emulate", "--link", "2", "--flash", str(tmp_path),
          "--console", "600"], cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-        preexec_fn=_default_sigint)
+        preexec_fn=default_sigint)
     try:
         hosts = []
         end = time.monotonic() + 60

@@ -16,6 +16,7 @@ from rolit_core.app import BACK, DOWN, LEFT, SELECT, UP, App
 from rolit_core.game import Match
 from rolit_core.rng import Random
 from sim import cli
+from sim_pty import default_sigint
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -286,18 +287,12 @@ def test_link_options_that_cannot_go_together_are_refused_in_one_line():
         assert raised.value.code != 0
 
 
-def _default_sigint():
-    # A shell starts background jobs (`make test &`, a CI runner's) with SIGINT ignored, and
-    # children inherit that; a program at a terminal's keyboard has the default.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def _run_sim(argv, **kwargs):
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", PYTHONPATH=ROOT)
     env.pop("PYTHONUNBUFFERED", None)  # what it prints must come through a pipe at once
     return subprocess.Popen([sys.executable, "-m", "sim", "--window", "--storage", "none"] + argv,
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, preexec_fn=_default_sigint, **kwargs)
+                            text=True, preexec_fn=default_sigint, **kwargs)
 
 
 def test_a_busy_port_is_one_line_and_exit_status_2():

@@ -673,24 +673,27 @@ def test_only_a_search_that_counts_mobility_loads_its_module():
     assert "rolit_core.mobility" in sys.modules
 
 
-def _maxn_share(game, seat):
+def _maxn_values(game):
     # Every line to the full board, each seat choosing for its own first place (a share of a
-    # shared first), then its margin over the best other: ``seat``'s (share, margin) at the end.
+    # shared first), then its margin over the best other: per seat, (share, margin) at the end.
     if game.over:
         scores = game.scores()
         winners = game.winners()
-        others = max(scores[s] for s in range(len(scores)) if s != seat)
-        return (1.0 / len(winners) if seat in winners else 0.0), scores[seat] - others
+        values = []
+        for seat in range(len(scores)):
+            others = max(scores[s] for s in range(len(scores)) if s != seat)
+            values.append(((1.0 / len(winners) if seat in winners else 0.0),
+                           scores[seat] - others))
+        return values
     mover = game.seat_of(game.turn)
     best = None
     for cell in game.legal_moves():
         game.play(cell)
-        mine = _maxn_share(game, mover)
-        value = _maxn_share(game, seat)
+        values = _maxn_values(game)
         game.undo()
-        if best is None or mine > best[0]:
-            best = (mine, value)
-    return best[1]
+        if best is None or values[mover] > best[mover]:
+            best = values
+    return best
 
 
 def test_bench_multi_exact_plays_the_last_cells_as_a_max_n_search_to_the_end():
@@ -712,7 +715,7 @@ def test_bench_multi_exact_plays_the_last_cells_as_a_max_n_search_to_the_end():
             values = {}
             for cell in moves:
                 game.play(cell)
-                values[cell] = _maxn_share(game, seat)
+                values[cell] = _maxn_values(game)[seat]
                 game.undo()
             cell = searcher(seed=trial, nodes=230, exact=4)(game)
             assert values[cell] == max(values.values()), (players, trial, cell, values)

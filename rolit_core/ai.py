@@ -13,9 +13,10 @@
 with iterative-deepening alpha-beta on a copy of the board, with a transposition table (small and
 fixed on the device levels, large for ``expert``), the table's move, a killer and the history
 heuristic first: plain alpha-beta for two seats (also the two-colours-each variant, where a seat
-plays both its colours and counts their total); for three and four players ``hard`` models its
-opponents (each plays its best one-move reply, so only our moves branch) and ``expert`` uses
-Best-Reply Search. ``expert`` also solves the last empty cells exactly with two seats, which makes
+plays both its colours and counts their total); for three and four players Best-Reply Search
+(the opponents form one layer in which only the strongest single reply of any of them is
+played), two plies deep for ``hard``: each of our moves against the best answer of any
+opponent. ``expert`` also solves the last empty cells exactly with two seats, which makes
 it perfect on 4x4.
 
 The evaluation is a weighted sum of features per colour, with weights fitted to self-play results
@@ -57,14 +58,15 @@ _MODEL = const(2)     # each plays its own best one-move reply, so only our move
 # search with three or four players, transposition table entries (a power of two, 0 for none),
 # mobility in the evaluation, and with three or four players a paranoid search to the end (for
 # first place, every other seat against us) when this few cells are empty (0: never; measured
-# for hard at 6 in docs/ai.md: not a clear gain for its cost per node, so off). hard's budgets put
-# its answer in the device's game loop (frames, LEDs and collections around the search) at about
-# 0.5 s mean on the emulated RP2040 in every player count (a node costs more with two seats:
-# docs/ai.md).
+# for hard at 6 in docs/ai.md: not a clear gain for its cost per node, so off). hard's budget
+# with two seats puts its answer in the device's game loop (frames, LEDs and collections around
+# the search) at about 0.5 s mean on the emulated RP2040; with three or four players its two
+# plies of Best-Reply Search end well within that budget (partial third plies were weaker, and a
+# whole third one is too slow for the device: docs/ai.md).
 _SETTINGS = {
     "easy": ((0, 0), 1, 1, 0, _PARANOID, 0, False, 0),
     "medium": ((120, 120), 2, 1, 0, _PARANOID, 0, False, 0),
-    "hard": ((200, 230), 8, 8, 8, _MODEL, 256, False, 0),
+    "hard": ((200, 230), 8, 2, 8, _BRS, 256, False, 0),
     "expert": ((10000, 10000), 30, 30, 12, _BRS, 1 << 16, True, 0),
 }
 
@@ -230,6 +232,9 @@ class _Search:
         self.duel = seats[1 - self.root_seat][0] if len(seats) == 2 and len(self.mine) == 1 else 0
         self.value = [0, 0, 0, 0, 0]
         self.others = [seats[s] for s in range(len(seats)) if s != self.root_seat]
+        # Best-Reply Search: the colours of the opponents' layer, listed once for the search
+        # (a list per node was garbage).
+        self.theirs = [c for c in game.colours if seat_of[c] != self.root_seat]
         # Per seat, the other seats (for valuing a position from an opponent's side).
         self.rivals = [[seats[o] for o in range(len(seats)) if o != s] for s in range(len(seats))]
         self.multi = multi if len(seats) > 2 else _PARANOID
@@ -709,8 +714,7 @@ class _Search:
             out.append(best << 3 | mover)
             return out
         if self.multi == _BRS:
-            movers = self.mine if seat != self.root_seat else \
-                [c for c in self.colours if self.seat_of[c] != self.root_seat]
+            movers = self.mine if seat != self.root_seat else self.theirs
         else:
             movers = self.mover
             movers[0] = mover

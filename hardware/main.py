@@ -23,7 +23,7 @@ KEYS = (UP, DOWN, LEFT, RIGHT, SELECT, BACK)
 QUICK_CRASH_FRAMES = 500  # a crash within this many frames of the last one counts as repeated
 SKIP_SAVE_AFTER = 3       # repeated crashes before the saved game is left unloaded
 THINK_FRAME_MS = 34       # a frame in which a computer thinks should take about this long
-THINK_STOP_MS = 36        # and its thinking stops this long after the frame began, whatever
+THINK_STOP_MS = 30        # and its thinking stops this long after the frame began, whatever
 HEAP_MARGIN = 24576       # bytes a search leaves free for the rest before it stops to collect
 PASS_MS = 4               # with a link, the cable is pumped this often while a frame waits
 

@@ -9,8 +9,9 @@ evaluation (its tuned weights, valued for any seat) within a node budget (``node
 
 - ``paranoid``: alpha-beta, every other seat minimises our value;
 - ``brs``: Best-Reply Search, all opponents in one layer in which only the strongest single reply
-  of any of them is played;
-- ``model``: what ``hard`` does: each opponent plays its own best one-move reply, our moves branch;
+  of any of them is played (``hard``'s with ``depth=2``);
+- ``model``: the opponent model (``hard``'s before it played Best-Reply Search): each opponent
+  plays its own best one-move reply, our moves branch;
 - ``maxn``: max^n, each seat maximises its own value, no pruning.
 
 ``objective`` is what a seat's value is: ``margin`` (rolit_core.ai's own: its evaluation minus
@@ -18,7 +19,8 @@ the strongest other seat's, a full board by first place, a shared first by its s
 margin) or ``win`` (its chance of first place by the fitted logit, a full board by its share of
 the win: ``WinSearch``). ``endgame=N`` searches paranoid to the end once N cells or fewer are
 empty (by default ``hard``'s own, 0: never); ``exact=N`` plays max^n to the end with no node
-limit once N cells or fewer are empty.
+limit once N cells or fewer are empty; ``depth`` is the deepest iteration (8 by default, as in
+the rows of docs/ai.md; ``hard``'s own is 2).
 
 The first three are rolit_core.ai's own search with the mode set; max^n is written here, on the
 same board, evaluation and node count (a node is a position looked at), iterative deepening
@@ -175,13 +177,15 @@ class WinSearch(ai._Search):
 OBJECTIVES = ("margin", "win")
 
 
-def searcher(seed=None, mode="model", nodes=500, objective="margin", endgame=None, exact=0):
+def searcher(seed=None, mode="model", nodes=500, objective="margin", endgame=None, exact=0,
+             depth=8):
     """An arena player searching with ``mode`` (paranoid, brs, model, maxn) in ``nodes``, for
     ``objective`` (``margin``: rolit_core.ai's own; ``win``: WinSearch's chance of first place),
     paranoid to the end from ``endgame`` empty cells (hard's own by default; 0 for never).
     ``exact=N``: with N cells or fewer empty, max^n to the end with no node limit (each seat
     for its own first place, then margin): what reading the last cells exactly is worth, at a
-    cost no handheld has."""
+    cost no handheld has. ``depth``: the deepest iteration (max^n deepens until the nodes run
+    out)."""
     if objective not in OBJECTIVES:
         raise TypeError("objective must be margin or win, not %r" % (objective,))
     search = WinSearch if objective == "win" else ai._Search
@@ -191,6 +195,7 @@ def searcher(seed=None, mode="model", nodes=500, objective="margin", endgame=Non
         raise TypeError("mode must be paranoid, brs, model or maxn, not %r" % (mode,))
     bot = ai.player("hard", seed)
     bot.budgets = (nodes, nodes)
+    bot.multi_depth = depth
     bot._multi = MODES[mode]
     bot._searcher = search
     if endgame is not None:

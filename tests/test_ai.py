@@ -777,3 +777,21 @@ def test_bench_multi_exact_plays_the_last_cells_as_a_max_n_search_to_the_end():
             assert values[cell] == max(values.values()), (players, trial, cell, values)
             checked += 1
     assert checked >= 8
+
+
+def test_bench_multi_searches_as_deep_as_its_rows_say_and_its_brs_of_two_plies_is_hard():
+    # The rows of docs/ai.md that bench.multi reproduces searched up to 8 plies whatever hard's
+    # own depth; with depth=2 its Best-Reply Search is hard's, move for move.
+    from bench.multi import searcher
+
+    hard_moves, brs_moves = [], []
+    for seed in range(6):
+        game = random_position(4, 8, False, 10 + 5 * seed, seed=seed)
+        bot = player("hard", seed=seed)
+        hard_moves.append(bot.choose(game))
+        brs_moves.append(searcher(seed=seed, mode="brs", nodes=230, endgame=0, depth=2)(game))
+        deep = searcher(seed=seed, mode="brs", nodes=230, endgame=0)
+        deep(game)
+        assert deep.__self__.multi_depth == 8
+        assert deep.__self__.nodes > bot.nodes, seed  # it went on past the two plies
+    assert brs_moves == hard_moves

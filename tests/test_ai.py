@@ -200,18 +200,6 @@ def _after(board, cell, colour):
     return board
 
 
-def _seat_margin(board, game, w, to_move, seat):
-    # The evaluation from bench.tune's plain features: seat's weighted sum minus the strongest
-    # other seat's, with to_move the colour to move next.
-    size = game.size
-    cells = [board[k] for k in range(size * size)]
-    after = {c: game.next_colour(c) for c in game.colours}
-    rows = colour_features(cells, size, game.colours, after, to_move)
-    values = [sum(w[f] * rows[colour][f] for colour in colours for f in range(ai._FEATURES))
-              for colours in game.seat_colours]
-    return values[seat] - max(values[s] for s in range(len(values)) if s != seat)
-
-
 @pytest.mark.parametrize("players", (3, 4))
 def test_hard_answers_each_move_by_the_strongest_reply_of_any_opponent(players):
     # With three or four players hard plays two plies of Best-Reply Search: each of its moves
@@ -235,8 +223,8 @@ def test_hard_answers_each_move_by_the_strongest_reply_of_any_opponent(players):
         worth = {}
         for move in moves:
             board = _after(game.board, move, game.turn)
-            worth[move] = min(_seat_margin(_after(board, reply, c), game, w,
-                                           game.next_colour(c), seat)
+            worth[move] = min(feature_value(game, w, False, seat, board=_after(board, reply, c),
+                                            to_move=game.next_colour(c))
                               for c in theirs for reply in board.legal_moves(c))
         assert worth[cell] == max(worth.values()), (seed, cell, worth)
         checked += 1
@@ -470,14 +458,17 @@ def test_incremental_position_and_frontier_sums_match_a_recount(players, size, m
     assert len(checked) > 300
 
 
-def feature_value(game, w, mobility, seat, share=False):
+def feature_value(game, w, mobility, seat, share=False, board=None, to_move=None):
     """The evaluation recomputed from bench.tune's plain feature code: per seat the weighted
     features, ``seat``'s minus the strongest other seat's; with ``share`` (three or four seats)
-    ``seat``'s chance of first place by the multinomial logit, times bench.multi.ONE (a float)."""
+    ``seat``'s chance of first place by the multinomial logit, times bench.multi.ONE (a float).
+    The position is ``game``'s, or ``board`` with ``to_move`` to move (game's seats and order)."""
     size = game.size
-    cells = [game.board[k] for k in range(size * size)]
+    board = game.board if board is None else board
+    cells = [board[k] for k in range(size * size)]
     after = {c: game.next_colour(c) for c in game.colours}
-    rows = colour_features(cells, size, game.colours, after, game.turn)
+    rows = colour_features(cells, size, game.colours, after,
+                           game.turn if to_move is None else to_move)
     values = []
     for colours in game.seat_colours:
         total = 0

@@ -56,18 +56,20 @@ _MODEL = const(2)     # each plays its own best one-move reply, so only our move
 # Per level: node budgets (two seats, three or four players), deepest iteration with two seats,
 # deepest with three or four players, exact endgame when this few cells are empty (two seats), the
 # search with three or four players, transposition table entries (a power of two, 0 for none),
-# mobility in the evaluation, and with three or four players a paranoid search to the end (for
-# first place, every other seat against us) when this few cells are empty (0: never; measured
-# for hard at 6 in docs/ai.md: not a clear gain for its cost per node, so off). hard's budget
-# with two seats puts its answer in the device's game loop (frames, LEDs and collections around
-# the search) at about 0.5 s mean on the emulated RP2040; with three or four players its two
-# plies of Best-Reply Search end well within that budget (partial third plies were weaker, and a
-# whole third one is too slow for the device: docs/ai.md).
+# mobility in the evaluation, with three or four players a paranoid search to the end (for first
+# place, every other seat against us) when this few cells are empty (0: never; measured for hard
+# at 6 in docs/ai.md: not a clear gain for its cost per node, so off), and the late moves: 0 for
+# plain alpha-beta, else principal variation search with moves from this index in a node's list
+# on (0 is the first) searched one ply shallower first (expert: a ply deeper in the same time,
+# docs/ai.md). hard's budget with two seats puts its answer in the device's game loop (frames,
+# LEDs and collections around the search) at about 0.5 s mean on the emulated RP2040; with three
+# or four players its two plies of Best-Reply Search end well within that budget (partial third
+# plies were weaker, and a whole third one is too slow for the device: docs/ai.md).
 _SETTINGS = {
-    "easy": ((0, 0), 1, 1, 0, _PARANOID, 0, False, 0),
-    "medium": ((120, 120), 2, 1, 0, _PARANOID, 0, False, 0),
-    "hard": ((200, 230), 8, 2, 8, _BRS, 256, False, 0),
-    "expert": ((10000, 10000), 30, 30, 12, _BRS, 1 << 16, True, 0),
+    "easy": ((0, 0), 1, 1, 0, _PARANOID, 0, False, 0, 0),
+    "medium": ((120, 120), 2, 1, 0, _PARANOID, 0, False, 0, 0),
+    "hard": ((200, 230), 8, 2, 8, _BRS, 256, False, 0, 0),
+    "expert": ((10000, 10000), 30, 30, 12, _BRS, 1 << 16, True, 0, 3),
 }
 
 # Features per colour (indices into a weight row).
@@ -195,7 +197,7 @@ class _Search:
     maximise, the others' minimise (with three or four players as the ``multi`` mode says)."""
 
     def __init__(self, game, budget, max_depth, exact, rng, multi=_PARANOID, table=None,
-                 mobility=False):
+                 mobility=False, late=0):
         global _ZOBRIST
         board = game.board.copy()
         self.board = board
@@ -308,6 +310,9 @@ class _Search:
         self.window = [0] * (2 * plies)   # alpha, beta when the node was entered
         self.is_max = [False] * plies
         self.depth_left = [0] * plies
+        self.research = [0] * plies  # the ply's last move: 1 null window, 2 also shallower
+        self.full = [-1] * plies     # the ply's move searched again in full
+        self.late = late
         self.hashes = [0] * (plies + 1)
         self.hashes[0] = h
         self.killer = [-1] * (plies + 1)
@@ -401,6 +406,8 @@ class _Search:
         self.window[2 * ply + 1] = beta
         self.is_max[ply] = is_max
         self.depth_left[ply] = depth
+        self.full[ply] = -1
+        self.research[ply] = 0
 
     def run(self, budget, stop=None):
         """Search for up to ``budget`` nodes, or until ``stop()`` is true (asked between nodes,
@@ -472,6 +479,9 @@ class _Search:
         ply = self.ply
         used = 0
         model = self.model
+        late = self.late
+        research = self.research
+        full = self.full
         nodes = self.nodes
         total = self.budget
         limit = self.budget - self.nodes
@@ -517,6 +527,22 @@ class _Search:
                     break
                 m = moves[i]
                 depth = depth_left[ply] - 1
+                low = alpha[ply]
+                high = beta[ply]
+                research[ply] = 0
+                if late and i and i != full[ply] and depth > 0:
+                    # Principal variation search: a move after the first is tried with a null
+                    # window, and from the late-th on, with two plies or more below it, one ply
+                    # shallower (late move reduction); one that may be better is searched
+                    # again in full.
+                    if is_max[ply]:
+                        high = low + 1
+                    else:
+                        low = high - 1
+                    research[ply] = 1
+                    if i >= late and depth >= 2 and not (self.wld or self.margin):
+                        depth -= 1
+                        research[ply] = 2
                 if depth > 0 and model:
                     if nodes + used + len(board._frontier) >= total:
                         # Predicting the next reply could overrun the budget: stop here.
@@ -528,6 +554,7 @@ class _Search:
                 if depth <= 0:
                     # A leaf: value it without making the move on the board.
                     value = self._leaf(m >> 3 & 63, colour)
+                    research[ply] = 0
                 else:
                     cell = m >> 3 & 63
                     # Running sums follow the move: the balls next to the cell lose an empty
@@ -561,8 +588,8 @@ class _Search:
                                 if info >> 12 >= depth:
                                     flag = info >> 10 & 3
                                     value = values[slot]
-                                    if (flag == _EXACT or (flag == _LOWER and value >= beta[ply])
-                                            or (flag == _UPPER and value <= alpha[ply])):
+                                    if (flag == _EXACT or (flag == _LOWER and value >= high)
+                                            or (flag == _UPPER and value <= low)):
                                         self._undo()
                                         first = -2
                         if first != -2:
@@ -584,12 +611,25 @@ class _Search:
                                 used += self.extra
                                 self.extra = 0
                             self._push(ply + 1, child, seat_of[child[0] & 7] == root_seat,
-                                       depth, alpha[ply], beta[ply])
+                                       depth, low, high)
                             ply += 1
                             continue
                     else:
                         value = self._final()
                         self._undo()
+                        research[ply] = 0
+            if research[ply]:
+                # A null-window or shallower look: searched again in full if it may be better
+                # (a null window's cut-off stands; a shallower look's does not).
+                if is_max[ply]:
+                    again = value > alpha[ply] and (value < beta[ply] or research[ply] == 2)
+                else:
+                    again = value < beta[ply] and (value > alpha[ply] or research[ply] == 2)
+                research[ply] = 0
+                if again:
+                    index[ply] -= 1
+                    full[ply] = index[ply]
+                    continue
             # Back the value of move m up into this node's bounds.
             if is_max[ply]:
                 if value > best[ply]:
@@ -867,7 +907,7 @@ class Player:
         self.seed = seed
         self._rng = Random(seed)
         (self.budgets, self.max_depth, self.multi_depth, self.exact, self._multi, self._entries,
-         self._mobility, self._endgame) = _SETTINGS[level]
+         self._mobility, self._endgame, self._late) = _SETTINGS[level]
         # The budget of the game in hand (set by start): budgets[0] with two seats, else [1].
         self.budget = self.budgets[0]
         self._table = None
@@ -939,7 +979,7 @@ class Player:
                 multi = _PARANOID
                 depth = empties
             self._search = self._searcher(game, self.budget, depth, self.exact, self._rng, multi,
-                                          self._table, self._mobility)
+                                          self._table, self._mobility, self._late)
 
     def step(self, budget=200, stop=None):
         """Think for up to ``budget`` nodes, or until ``stop()`` is true (a function the caller

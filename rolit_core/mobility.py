@@ -26,6 +26,33 @@ WEIGHTS = (
 # -- tuned weights end --
 
 
+_RAYS = {}
+
+
+def _rays(geometry):
+    """Per cell, the directions whose ray holds two cells or more (a bit per direction, as the
+    board's neighbour masks), and per direction the ray's first cell and the rest as a tuple:
+    a capture needs two balls, and CPython walks a tuple faster than the board's ranges."""
+    rays = _RAYS.get(geometry.size)
+    if rays is None:
+        longs = bytearray(geometry.cells)
+        firsts = []
+        rests = []
+        for cell in range(geometry.cells):
+            first = [0] * 8
+            rest = [()] * 8
+            for d in range(8):
+                ray = geometry.rays[cell][d]
+                if len(ray) >= 2:
+                    longs[cell] |= 1 << d
+                    first[d] = ray[0]
+                    rest[d] = tuple(ray[1:])
+            firsts.append(tuple(first))
+            rests.append(tuple(rest))
+        rays = _RAYS[geometry.size] = (bytes(longs), tuple(firsts), tuple(rests))
+    return rays
+
+
 def count(search, cell):
     """Per colour, the empty cells where it would capture in ``search``'s position (its board
     as the search has it), counted in ``search.mob`` and returned; ``cell`` is a ball just put
@@ -33,14 +60,14 @@ def count(search, cell):
     board = search.board
     cells = board._cells
     near = board._near
-    rays = search.rays
     directions_of = _DIRECTIONS_OF
+    longs, firsts, rests = _rays(board._geo)
     m1 = m2 = m3 = m4 = 0
     # A ball just put on ``cell`` in place: its empty neighbours gain a direction, and the
     # ones that touched no ball before are not in the frontier yet.
     added = []
     if cell >= 0:
-        lines = rays[cell]
+        lines = search.rays[cell]
         for d in directions_of[search.onboard[cell]]:
             other = lines[d][0]
             if not cells[other]:
@@ -52,17 +79,20 @@ def count(search, cell):
         for empty in group:
             if cells[empty]:
                 continue
-            lines = rays[empty]
+            heads = firsts[empty]
+            tails = rests[empty]
             found = 0
-            for d in directions_of[near[empty]]:
-                ray = lines[d]
+            for d in directions_of[near[empty] & longs[empty]]:
+                # Who captures along d: every colour met beyond the first ball before an empty
+                # cell or the edge, but the first ball's own.
                 seen = 0
-                for other in ray:
+                for other in tails[d]:
                     colour = cells[other]
                     if not colour:
                         break
                     seen |= 1 << colour
-                found |= seen & ~(1 << cells[ray[0]])
+                if seen:
+                    found |= seen & ~(1 << cells[heads[d]])
             if found:
                 if found & 2:
                     m1 += 1
@@ -73,7 +103,7 @@ def count(search, cell):
                 if found & 16:
                     m4 += 1
     if cell >= 0:
-        lines = rays[cell]
+        lines = search.rays[cell]
         for d in directions_of[search.onboard[cell]]:
             other = lines[d][0]
             if not cells[other]:

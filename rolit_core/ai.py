@@ -248,6 +248,8 @@ class _Search:
             counter = load(_MOBILITY)
             self.mobility = counter.count
             self.weights = counter.WEIGHTS
+            board._geo = counter.geometry(size)
+            self.rays = board._geo.rays
         else:
             self.mobility = None
             self.weights = _WEIGHTS

@@ -541,6 +541,55 @@ def outcome(game, me, memo):
     return value
 
 
+def search_to(game, depth, late, table=None):
+    """expert's search (mobility, Best-Reply Search with three or four players) to ``depth``
+    plies with no node limit and no endgame search: (its move, its value, its nodes)."""
+    search = ai._Search(game, 10 ** 9, depth, 0, Random(1), ai._BRS, table, True, late)
+    while not search.run(10 ** 6):
+        pass
+    return search.result >> 3 & 63, search.result_value, search.nodes
+
+
+@pytest.mark.parametrize("players", (2, 3, 4))
+def test_principal_variation_search_values_positions_as_plain_alpha_beta(players):
+    # A null window, then the full one where a move may be better: the same values as plain
+    # alpha-beta at every depth (no reductions: late beyond every list).
+    for seed in range(6):
+        game = random_position(players, 8, False, 8 + 7 * seed, seed=seed)
+        for depth in (1, 2, 3, 4):
+            value = search_to(game, depth, 0)[1]
+            pvs_cell, pvs_value = search_to(game, depth, 99)[:2]
+            assert pvs_value == value, (game.board.to_text(), depth)
+            assert pvs_cell in game.legal_moves()
+
+
+def test_late_move_reductions_keep_the_value_of_the_move_they_choose():
+    # At depth 3 only the root's late moves are looked at a ply shallower first; a move that
+    # may beat the best so far is searched again in full. So the value found is the full
+    # value of the move chosen: never above plain alpha-beta's (a shallower look taken as it is
+    # would overrate a move now and then), and equal in most positions, in fewer nodes.
+    equal = reduced_nodes = full_nodes = 0
+    positions = 0
+    for seed in range(16):
+        game = random_position(2, 8, False, 6 + 3 * seed, seed=seed)
+        cell, value, nodes = search_to(game, 3, 0)
+        lmr_cell, lmr_value, lmr = search_to(game, 3, 3)
+        assert lmr_value <= value, (game.board.to_text(), cell, lmr_cell)
+        equal += lmr_value == value
+        positions += 1
+        reduced_nodes += lmr
+        full_nodes += nodes
+    assert equal * 2 > positions, equal
+    assert reduced_nodes < full_nodes
+    # Deeper, where the reductions compound: far fewer nodes to the same depth.
+    reduced_nodes = full_nodes = 0
+    for seed in range(4):
+        game = random_position(2, 8, False, 14 + 6 * seed, seed=seed)
+        full_nodes += search_to(game, 6, 99)[2]
+        reduced_nodes += search_to(game, 6, 3)[2]
+    assert reduced_nodes * 2 < full_nodes, (reduced_nodes, full_nodes)
+
+
 @pytest.mark.parametrize("level", ("hard", "expert"))
 def test_the_endgame_is_played_for_the_result(level):
     # With few empty cells left the search proves the result: it never plays a drawing or

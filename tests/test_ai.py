@@ -372,6 +372,40 @@ def test_three_and_four_player_searches_play_the_same_game_on_micropython(levels
     assert game.moves == moves
 
 
+EXPERT_ON_MICROPYTHON = """
+from rolit_core import Game
+from rolit_core.ai import player
+from rolit_core.rng import Random
+for players in (2, 4):
+    for plies in (9, 23, 37):
+        rng = Random(players * 100 + plies)
+        game = Game(players, 8, first="red")
+        for _ in range(plies):
+            game.play(rng.choice(game.legal_moves()))
+        bot = player("expert", seed=plies)
+        bot.budgets = (3000, 3000)
+        print(bot.choose(game), bot.nodes)
+"""
+
+
+@pytest.mark.micropython
+def test_expert_makes_the_same_moves_on_micropython():
+    # The page runs expert under MicroPython: its search (null windows, reductions, mobility on
+    # its own tables) must choose as CPython does, after the same nodes.
+    out = run_micropython(EXPERT_ON_MICROPYTHON).split("\n")
+    expected = []
+    for players in (2, 4):
+        for plies in (9, 23, 37):
+            rng = Random(players * 100 + plies)
+            game = Game(players, 8, first="red")
+            for _ in range(plies):
+                game.play(rng.choice(game.legal_moves()))
+            bot = player("expert", seed=plies)
+            bot.budgets = (3000, 3000)
+            expected.append("%d %d" % (bot.choose(game), bot.nodes))
+    assert [line.strip() for line in out if line.strip()] == expected
+
+
 def test_a_position_changed_while_thinking_is_thought_about_again():
     game = random_position(2, 8, False, 10, seed=2)
     bot = player("hard", seed=4)

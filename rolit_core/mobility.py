@@ -12,12 +12,13 @@ from .geometry import Geometry
 
 # Fitted by bench/tune.py as rolit_core.ai's _WEIGHTS, with the mobility feature: per player
 # count (2 seats, 3, 4), per phase (board just set up, half full, full), 1024 to a logit; the
-# two-seat mobility weights x3 (bench/tune.py's MOBILITY_SCALE, set in the arena).
+# two-seat mobility weights x3 before the full board's (bench/tune.py's MOBILITY_SCALE, set in
+# the arena).
 # -- tuned weights begin --
 WEIGHTS = (
     ((137, 16, 113, 104, -37, -7, -8, -45, -145, 342, -3, -5, 5, 0),
      (845, 56, 67, 97, -44, -34, 22, -660, -316, 91, 156, -20, 20, 0),
-     (86, 298, 49, 310, 105, 139, -91, -368, 27, 82, 786, 91, -91, 0)),
+     (86, 298, 49, 310, 105, 139, -91, -368, 27, 82, 262, 91, -91, 0)),
     ((401, -63, -64, 34, 136, -10, -35, -281, -125, 399, 24, -73, -9, 82),
      (661, 36, 15, -7, -54, -9, 13, -316, -197, 156, -25, -26, 4, 22),
      (455, 593, 212, 531, 167, 129, -115, -390, -196, -4, 157, 339, -24, -315)),

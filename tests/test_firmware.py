@@ -17,7 +17,7 @@ import pytest
 from firmware_gate import require_emulator
 from sim import deploy
 from sim.emulate import NVM_OFFSET, Emulator, deployed_files
-from sim.rp2040.mirror import Lockstep, Mirror, with_harness
+from sim.rp2040.mirror import Lockstep, Mirror, console_tail, with_harness
 
 pytestmark = pytest.mark.slow
 
@@ -64,7 +64,7 @@ def test_the_deployed_files_boot_into_the_menu(firmware, drive, tmp_path):
         app.update(100, [(4, True)])
         assert app.mode == "menu" and app.page == ("play", 0)
         menu.update(120, [])
-        assert pico.frames[-1].data == menu.expected[-1]
+        assert pico.frames[-1].data == menu.expected[-1], console_tail(pico.console)
         # A frame takes what 64 pixels take on the wire (~1.9 ms), not the PIO's host-paced time.
         assert 1.5e6 < pico.frames[-1].ns - pico.frames[-1].start_ns < 2.5e6
         # CircuitPython wrote boot_out.txt into the FAT drive through the modelled flash.

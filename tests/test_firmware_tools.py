@@ -200,14 +200,18 @@ def test_lockstep_accepts_the_device_frames_and_names_the_first_wrong_one():
     assert run.checked == len(good)
 
     bad = [list(step) for step in script]
-    for step in bad:
-        if step[2] is not None and step is not bad[0]:
+    for index, step in enumerate(bad):
+        if step[2] is not None and index:
             step[2] = b"\x01" + step[2][1:]  # one byte of one LED off
+            bad.insert(index, [step[0], "error in frame %d:" % index, None])
             break
     run = Lockstep(_FakePico([tuple(step) for step in bad]), settings)
     run.power_on()
-    with pytest.raises(FrameMismatch, match="differs at strip LEDs \\[0\\]"):
+    with pytest.raises(FrameMismatch, match="differs at strip LEDs \\[0\\]") as raised:
         run.run(1000)
+    # The message ends with what the device printed, without the harness's own lines.
+    tail = str(raised.value).split("console ends:\n")[1]
+    assert tail.startswith("error in frame") and "@U" not in tail
 
 
 def test_lockstep_stops_the_mirrors_search_where_the_devices_clock_stopped_it(no_book):

@@ -83,6 +83,14 @@ def parse_update(line):
     return now, events
 
 
+def console_tail(text, lines=25):
+    """The last ``lines`` lines of console ``text`` without the harness's ``@`` lines: what
+    the device itself printed, for a failure's message."""
+    kept = [line for line in text.splitlines() if "@U " not in line and "@C " not in line
+            and "@N " not in line]
+    return "\n".join(kept[-lines:])
+
+
 def load_settings(toml):
     """``hardware.config.load()`` on the text of a settings.toml, as the device reads it."""
     from hardware import config
@@ -273,9 +281,10 @@ class Lockstep:
     def describe(self, index, got, wanted):
         leds = [i // 3 for i in range(0, len(got), 3) if got[i:i + 3] != wanted[i:i + 3]]
         return ("frame %d of this boot (device time %.1f ms, app mode %s) differs at strip LEDs "
-                "%s: device %s, CPython %s" % (index, self.frames[index].ms, self.app.mode,
-                                               leds[:8], got[3 * leds[0]:3 * leds[0] + 3].hex(),
-                                               wanted[3 * leds[0]:3 * leds[0] + 3].hex()))
+                "%s: device %s, CPython %s; the device's console ends:\n%s"
+                % (index, self.frames[index].ms, self.app.mode, leds[:8],
+                   got[3 * leds[0]:3 * leds[0] + 3].hex(),
+                   wanted[3 * leds[0]:3 * leds[0] + 3].hex(), console_tail(self.pico.console)))
 
     def tap(self, key, hold_ms=60, gap_ms=40, timeout_ms=3000):
         """Press a button for ``hold_ms``, release it, and run until the device's App has had

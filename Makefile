@@ -30,7 +30,7 @@ tune: $(VENV)/.installed
 	$(PY) -m bench.tune $(ARGS)
 
 # Build the opening book rolit_core/book.bin from expert self-play (bench/book.py; the shipped one,
-# `make book ARGS="--seed 1 --games 40"`, takes about a quarter of an hour of CPU).
+# `make book ARGS="--seed 1 --games 60"`, took about 9 minutes of CPU: docs/ai.md).
 book: $(VENV)/.installed
 	$(PY) -m bench.book $(ARGS)
 

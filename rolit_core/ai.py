@@ -182,13 +182,17 @@ def _weights(table, players, filled, cells):
     return [(a[f] * (span - t) + b[f] * t) // span for f in range(_FEATURES)]
 
 
-def _zobrist():
-    # One 30-bit number per (colour, cell), the same on every interpreter.
-    rng = Random(0x5EED)
-    return tuple([rng.bits() for _ in range(5 * 64)])
-
-
 _ZOBRIST = None
+
+
+def _zobrist():
+    """The keys of the search table's positions, made at the first call: one 30-bit number per
+    (colour, cell), the same on every interpreter."""
+    global _ZOBRIST
+    if _ZOBRIST is None:
+        rng = Random(0x5EED)
+        _ZOBRIST = tuple([rng.bits() for _ in range(5 * 64)])
+    return _ZOBRIST
 
 
 class _Search:
@@ -198,7 +202,6 @@ class _Search:
 
     def __init__(self, game, budget, max_depth, exact, rng, multi=_PARANOID, table=None,
                  mobility=False, late=0):
-        global _ZOBRIST
         board = game.board.copy()
         self.board = board
         size = board.size
@@ -266,8 +269,7 @@ class _Search:
         # Transposition table: (keys, values, infos) lists of a power-of-two length, or None.
         self.table = table
         if table is not None:
-            if _ZOBRIST is None:
-                _ZOBRIST = _zobrist()
+            zobrist = _zobrist()
             keys = table[0]
             for i in range(len(keys)):
                 keys[i] = -1
@@ -276,7 +278,7 @@ class _Search:
         if table is not None:
             for cell in range(self.cells):
                 if cells[cell]:
-                    h ^= _ZOBRIST[cells[cell] << 6 | cell]
+                    h ^= zobrist[cells[cell] << 6 | cell]
         # The running sums per colour (cell weights and frontier) and the weights, set for each
         # iteration in _weigh().
         self.pos = [0, 0, 0, 0, 0]
@@ -936,14 +938,13 @@ class Player:
         for a frame that thinks: the opening book's reader while the game is in its opening
         (from source that module is compiled as it loads) and the keys of the search's table.
         The frame that begins a round takes them."""
-        global _ZOBRIST
         if self.book and self.level != "easy":
             _open_book(game)
-        if self._entries and _ZOBRIST is None:
+        if self._entries:
             # The keys of the search table's positions: 18 ms on an RP2040, which made the
             # update that began the first search after the book's moves a stalled frame. The
             # table itself is quick to make, and waits for that search (the book is gone then).
-            _ZOBRIST = _zobrist()
+            _zobrist()
 
     def start(self, game):
         """Begin thinking about ``game`` (its board is copied; the game is left alone)."""
@@ -1070,7 +1071,6 @@ def _book_move(game, moves, rng):
         _book = ()
     else:
         _off_book = (game, 60 - game.board._counts[EMPTY])
-    book = None
     forget(_BOOK)
     return -1
 

@@ -413,6 +413,17 @@ class _Search:
         self.full[ply] = -1
         self.research[ply] = 0
 
+    def release(self):
+        """Let go of the search's working state (its board, stacks, move lists and counts) once
+        it has answered or been given up. A board's collector is conservative: a stale word
+        left on the C stack that still points at this object keeps it alive, and with it all
+        it holds (on the emulated chip 9.6 KB more stayed free after each move once the
+        player emptied its searches: docs/memory.md)."""
+        self.board = self.lists = self.moves = self.index = self.best = None
+        self.best_move = self.alpha = self.beta = self.window = self.is_max = None
+        self.depth_left = self.research = self.full = self.hashes = self.killer = None
+        self.history = self.root_moves = self.turned = self.table = self.reply_cells = None
+
     def run(self, budget, stop=None):
         """Search for up to ``budget`` nodes, or until ``stop()`` is true (asked between nodes,
         once at least one was searched). Returns True once the answer is final."""
@@ -954,7 +965,9 @@ class Player:
         self.thinking = True
         self.progress = 0
         self.nodes = 0
-        self._search = None
+        if self._search is not None:
+            self._search.release()
+            self._search = None
         self._answer = None
         self._game = game
         self._mark = _mark(game)
@@ -999,6 +1012,7 @@ class Player:
             if search.run(budget if budget > 0 else 1, stop):
                 self._answer = search.result >> 3 & 63
                 self._search = None
+                search.release()
             else:
                 self.nodes = search.nodes
                 self.progress = search.nodes * 100 // search.budget

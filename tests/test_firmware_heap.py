@@ -12,8 +12,9 @@ Two boots and about ten minutes of one core's time (the emulator runs at the hos
 the wall time grows with the machine's load), so it runs only with ``ROLIT_LONG_FIRMWARE=1``
 (``make test`` keeps the firmware tests to a few minutes). The device's targets are figures of
 ``python -m bench.device --parts heap``: no thinking frame over 50 ms and every ``hard`` answer
-within 1.0 s in the loop (met, and held here), at least 72 KB free after each move (met by the
-unmodified code.py's own figure, 73,184 B, ``--parts log``: the second boot holds it at 70 KB).
+within 1.0 s in the loop (met, and held here), at least 72 KB free after each move (the
+unmodified code.py's own figure, ``--parts log``, docs/memory.md: the second boot holds it at
+70 KB).
 Under the first boot's harness the game keeps about 22 KB less free than unmodified, of which
 the harness's own code and state are 5.5 KB; the first boot guards that figure against getting
 worse.
@@ -94,7 +95,7 @@ def unmodified():
 def test_the_unmodified_game_reports_its_heap_and_keeps_70_kb_free(unmodified):
     # The deployed files as they are: the menu's keys set up a game against hard, the human
     # seat presses SELECT, and the game log ends the game with the heap's lowest (the target:
-    # 72 KB after the collection that follows each move; 73,184 B measured, so 70 KB is held).
+    # 72 KB after the collection that follows each move; held here at 70 KB).
     low, searching, console = unmodified
     assert "round over: " in console and "Traceback" not in console
     assert "green hard" in console  # the second seat really was set to hard from the menu

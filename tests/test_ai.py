@@ -885,11 +885,12 @@ def test_a_player_empties_its_search_once_it_answers_or_gives_it_up(level):
     bot.start(game)  # thinking again from the start: the search begun is given up
     assert given_up.board is None and given_up.lists is None and given_up.history is None
     search = bot._search
-    while bot.step(50) is None:
-        pass
+    answer = bot.step(50)
+    while answer is None:
+        answer = bot.step(50)
     assert bot._search is None
     assert search.board is None and search.moves is None and search.lists is None
     assert search.hashes is None and search.history is None
     assert game.board._trail is not None  # the game's own board is left alone
-    cell = bot.step(50)  # the answer stays: asking again gives the same cell
-    assert cell is not None and cell in game.legal_moves()
+    assert answer in game.legal_moves()
+    assert bot.step(50) == answer  # the answer stays: asking again gives the same cell

@@ -12,7 +12,9 @@ lowest free heap after a collection, ``App.update`` time by what the app is doin
 computer move takes in the app; by default (``--seats both``) also games of one human seat,
 pressing SELECT, against ``hard``), ``log`` (no harness at all: the deployed files as they are,
 a game set up from the menu with the buttons, one human seat pressing SELECT against ``hard``,
-and the heap's lowest as the game log prints it), ``ai`` (``bot.choose()`` alone, whole
+and the heap's lowest as the game log prints it), ``qstrs`` (the same game to its first move:
+how many more names the qstr pools take before CircuitPython makes its next pool, and that
+pool's heap; docs/memory.md), ``ai`` (``bot.choose()`` alone, whole
 self-play games per level on 8x8, 2 and 4 players), ``attract`` (free heap over ``--minutes``
 emulated minutes of the attract mode, 6 by default: the trend), ``book`` (the opening book's
 module, what its lookups keep, their garbage and time, and the heap once it is forgotten).
@@ -662,33 +664,101 @@ def _tap(pico, key, hold_ms=80, gap_ms=160):
     pico.run(gap_ms)
 
 
-def play_unmodified(players, seed=11, timeout_ms=600000):
-    """The deployed files as they are, no harness: from the title, the menu's keys set
-    ``players`` seats with ``hard`` on all but the first, SELECT starts the game, and the human
-    seat plays by pressing SELECT (each turn the cursor starts on a legal cell) until the game
-    log prints the heap's lowest (``hardware.gamelog``). Returns ``(low_free,
-    low_free_searching, console)``, or ``(None, None, console)``."""
+def play_from_menu(files, players, until, timeout_ms=600000):
+    """Boot ``files``; from the title, the menu's keys set ``players`` seats with ``hard`` on all
+    but the first, SELECT starts the game, and the human seat plays by pressing SELECT (each turn
+    the cursor starts on a legal cell) until the console shows ``until`` or a traceback.
+    Returns the console."""
     keys = ["select", "down"] + ["right"] * (players - 2) + ["down"]
     for seat in range(1, players):
         keys += ["down", "right", "right"]  # the seat's page: easy -> medium -> hard
     keys.append("back")  # to the play page
-    with Emulator(files=deployed_files(settings={"ROLIT_SEED": seed})) as pico:
+    with Emulator(files=files) as pico:
         pico.run_until_text("controls:", BOOT_MS)
         pico.run(1500)
         for key in keys:
             _tap(pico, key)
         limit = pico.ms + timeout_ms
-        while pico.ms < limit and "heap: " not in pico.console:
+        while pico.ms < limit and until not in pico.console:
             _tap(pico, "select", 80, 320)
             if "Traceback" in pico.console:
                 break
         pico.run(200)
-        console = pico.console
+        return pico.console
+
+
+def play_unmodified(players, seed=11, timeout_ms=600000):
+    """The deployed files as they are, no harness, a game played as :func:`play_from_menu` does
+    until the game log prints the heap's lowest (``hardware.gamelog``). Returns ``(low_free,
+    low_free_searching, console)``, or ``(None, None, console)``."""
+    console = play_from_menu(deployed_files(settings={"ROLIT_SEED": seed}), players, "heap: ",
+                             timeout_ms)
     for line in console.splitlines():
         if line.startswith("heap: "):
             words = line.replace("(", " ").split()
             return int(words[1]), int(words[10]), console
     return None, None, console
+
+
+# Put before the deployed code.py: at the collection after the first move (the game log's
+# first figure), new names are interned one at a time until the heap drops at once by more than
+# a name's own few bytes: the qstr pool's next block. Its few names of its own count as used.
+QSTR_PROBE = '''import gc
+import hardware.pacing
+_collect_now = hardware.pacing.Pacing._collect_now
+def _probe(self, planned):
+    _collect_now(self, planned)
+    if planned:
+        return
+    hardware.pacing.Pacing._collect_now = _collect_now
+    class Holder:
+        pass
+    holder = Holder()
+    gc.collect()
+    start = last = gc.mem_free()
+    for count in range(1, 3000):
+        getattr(holder, "q%d" % count, None)  # interns the name, and adds nothing that lasts
+        gc.collect()
+        free = gc.mem_free()
+        if last - free > 256:
+            print("@QSTEP %d %d" % (count, last - free))
+        if last - free > 4096:
+            print("@QSTRS %d %d %d" % (count, last - free, start))
+            return
+        last = free
+    print("@QSTRS 0 0 0")
+hardware.pacing.Pacing._collect_now = _probe
+del _probe
+'''
+
+
+def qstr_room(players, seed=11):
+    """Boot the deployed files with :data:`QSTR_PROBE` before ``code.py``, play to the first
+    move's collection and return ``(names, block_bytes, free)``: how many new names the qstr pool
+    takes before it grows, what its next block costs, and the heap free after that collection. Names are
+    interned for good (CircuitPython never frees them), so compiling from source, which interns
+    every identifier and every string of up to 10 characters, uses the room up sooner than
+    ``.mpy`` files, which keep only the names the code looks up. ``None`` if the probe failed."""
+    files = deployed_files(settings={"ROLIT_SEED": seed})
+    files["code.py"] = QSTR_PROBE.encode() + files["code.py"]
+    console = play_from_menu(files, players, "@QSTRS ")
+    for line in console.splitlines():
+        if line.startswith("@QSTRS "):
+            names, block, free = (int(word) for word in line.split()[1:])
+            return (names, block, free) if names else None
+    return None
+
+
+def part_qstrs(report, players):
+    for n in players:
+        room = qstr_room(n)
+        if room is None:
+            report("qstrs: FAILED, %dp" % n, "")
+            continue
+        names, block, free = room
+        report("qstrs: %dp, at the first move: names the qstr pool takes before it grows · the "
+               "bytes its next block takes · free after the collection" % n,
+               "%d · %d bytes · %d bytes" % (names - 1, block, free))
 
 
 def part_log(report, players):
@@ -828,7 +898,7 @@ def part_xip(report):
            "%.0f-%.0f%%" % (100.0 * misses * low / cycles, 100.0 * misses * high / cycles))
 
 
-PARTS = ("boot", "heap", "log", "ai", "attract", "xip", "book")
+PARTS = ("boot", "heap", "log", "qstrs", "ai", "attract", "xip", "book")
 
 
 def main(argv=None):
@@ -899,6 +969,8 @@ def main(argv=None):
         part_heap_frames(report, games)
     if "log" in parts:
         part_log(report, players)
+    if "qstrs" in parts:
+        part_qstrs(report, players)
     if "ai" in parts:
         part_ai(report, levels, players, args.games)
     if "attract" in parts:

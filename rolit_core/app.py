@@ -15,9 +15,9 @@ drive this same object.
 The frame list is reused by the next ``update``: copy it (``tuple(frame)``) to keep it.
 
 ``App`` holds the session (settings, the match, its seats and computer players, the storage,
-cues, held keys) and shows one screen (:class:`rolit_core.screen.Screen`) at a time: the title,
-error and self-test (:mod:`rolit_core.shows`), the menu (:mod:`rolit_core.menu_screen`), the
-board (:mod:`rolit_core.play`), pause, round end, rounds table and match end
+cues, held keys) and shows one screen (:class:`rolit_core.screen.Screen`) at a time: the title
+and error (:mod:`rolit_core.shows`), the self-test (:mod:`rolit_core.selftest`), the menu
+(:mod:`rolit_core.menu_screen`), the board (:mod:`rolit_core.play`), pause, round end, rounds table and match end
 (:mod:`rolit_core.rounds`) and the attract mode (:mod:`rolit_core.attract`). The save format is
 :mod:`rolit_core.save`'s.
 """
@@ -363,10 +363,12 @@ class App:
         return self.between().match_end
 
     def show_once(self, name):
-        """Show a new ``name`` screen of :mod:`rolit_core.shows` ("TitleScreen",
-        "SelfTestScreen", "ErrorScreen"): its module is loaded for this showing, and its code
-        is freed once another screen is shown (a board keeps no code of screens seen seldom)."""
-        with use_once("rolit_core.shows") as shows:
+        """Show a new ``name`` screen: "TitleScreen" or "ErrorScreen" of :mod:`rolit_core.shows`,
+        or "SelfTestScreen" of :mod:`rolit_core.selftest`. Its module is loaded for this showing,
+        and its code is freed once another screen is shown (a board keeps no code of screens
+        seen seldom)."""
+        module = "rolit_core.selftest" if name == "SelfTestScreen" else "rolit_core.shows"
+        with use_once(module) as shows:
             screen = getattr(shows, name)(self)
         del shows
         self.show(screen)

@@ -37,7 +37,7 @@ MAX_BODY = HEADER + MAX_PAYLOAD + 2
 MAX_FRAME = MAX_BODY + MAX_BODY // 254 + 2  # COBS adds a byte per 254, then the END
 RESEND_MS = 120       # a frame not acknowledged by then goes again
 ACK_KIND = 0          # an acknowledgement with nothing else to say
-RING_KIND = 31        # the wiring self-test's probe round the ring (rolit_core.shows); the
+RING_KIND = 31        # the wiring self-test's probe round the ring (rolit_core.selftest); the
                       # match's kinds (rolit_core.lockstep) count up from 1
 MAX_QUEUE = 24        # reliable messages waiting for one peer before send() refuses more
 MAX_OUTPUT = 2048     # bytes waiting to be sent before forwarded frames are dropped

@@ -1,6 +1,6 @@
 """The drawing of the screens between rounds and of the pause menu: pause, round-end bars,
-rounds table and match end (the title, the self-test and the error pattern are drawn by
-:mod:`rolit_core.shows`).
+rounds table and match end (the title and the error pattern are drawn by
+:mod:`rolit_core.shows`, the self-test by :mod:`rolit_core.selftest`).
 
 Each ``draw_*`` function paints into a cleared 64-entry frame list, using ``shades`` (a
 ``palette.Shades``) for its colours; ``t`` is the milliseconds since the screen was shown.

@@ -4,7 +4,7 @@ import random
 
 from rolit_core import Game
 from rolit_core import app as appmod
-from rolit_core import screens, shows
+from rolit_core import screens, selftest, shows
 from rolit_core.app import (BACK, CUE_CAPTURE, CUE_ILLEGAL, CUE_PLACE, CUE_TIMEOUT, CUE_WIN,
                             DOWN, LEFT, RIGHT, SELECT, UP, App)
 from rolit_core.board import BLUE, GREEN, RED, YELLOW
@@ -426,28 +426,28 @@ def test_self_test_from_the_menu():
     assert menu_page(d) == appmod.menu.P_SELFTEST
     d.tap(SELECT)
     assert d.app.mode == "selftest"
-    level = shows.SELFTEST_LEVEL
+    level = selftest.SELFTEST_LEVEL
     white = (level, level, level)
-    d.step = shows.SELFTEST_SWEEP_MS
+    d.step = selftest.SELFTEST_SWEEP_MS
     start = d.now - d.app.screen.t
     for i in range(64):  # one pixel after the other, in frame order
-        d.wait(start + i * shows.SELFTEST_SWEEP_MS + 5 - d.now)
+        d.wait(start + i * selftest.SELFTEST_SWEEP_MS + 5 - d.now)
         assert d.frame[i] == white and sum([1 for c in d.frame if lit(c)]) == 1
     for colour in ((level, 0, 0), (0, level, 0), (0, 0, level), white):
-        d.wait(shows.SELFTEST_COLOUR_MS)
+        d.wait(selftest.SELFTEST_COLOUR_MS)
         assert set(d.frame) == {colour}
-    d.wait(shows.SELFTEST_COLOUR_MS)
-    outline = shows._ST_OUTLINE
+    d.wait(selftest.SELFTEST_COLOUR_MS)
+    outline = selftest._ST_OUTLINE
     d.press(UP)
-    assert d.pixel(3, 0) == shows._ST_KEY_COLOURS[UP] and d.pixel(3, 7) == outline
+    assert d.pixel(3, 0) == selftest._ST_KEY_COLOURS[UP] and d.pixel(3, 7) == outline
     assert d.app.cues == ["tick"]  # and the buzzer answers
     d.release(UP)
     assert d.pixel(3, 0) == outline
     d.press(SELECT)
-    assert d.pixel(3, 3) == shows._ST_KEY_COLOURS[SELECT] and d.pixel(0, 3) == outline
+    assert d.pixel(3, 3) == selftest._ST_KEY_COLOURS[SELECT] and d.pixel(0, 3) == outline
     d.release(SELECT)
     d.press(BACK)
-    assert d.pixel(0, 0) == shows._ST_KEY_COLOURS[BACK] == d.pixel(7, 7)
+    assert d.pixel(0, 0) == selftest._ST_KEY_COLOURS[BACK] == d.pixel(7, 7)
     d.wait(appmod.SELFTEST_EXIT_MS)
     assert d.app.mode == "menu"
     d.release(BACK)

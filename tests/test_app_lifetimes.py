@@ -12,7 +12,7 @@ from test_app_support import Driver
 
 SEEN_SELDOM = ("rolit_core.rounds", "rolit_core.screens", "rolit_core.font",
                "rolit_core.menu_screen", "rolit_core.menu_draw", "rolit_core.shows",
-               "rolit_core.attract", "rolit_core.starting")
+               "rolit_core.selftest", "rolit_core.attract", "rolit_core.starting")
 
 
 def code_of(screen):

@@ -1,11 +1,11 @@
-"""The wiring self-test's link test (rolit_core.shows.SelfTestScreen with ``app.link``): a
+"""The wiring self-test's link test (rolit_core.selftest.SelfTestScreen with ``app.link``): a
 loopback jumper on one handheld, and who is on a ring of two to four, over the in-memory wires
 of tests/link_wire.py."""
 
 import pytest
 
 from link_wire import Ring
-from rolit_core import lockstep, shows
+from rolit_core import lockstep, selftest
 from rolit_core.app import App
 from rolit_core.events import BACK, SELECT
 from rolit_core.link import Link, RING_KIND
@@ -13,7 +13,7 @@ from rolit_core.link import Link, RING_KIND
 # the protocol tests' noise (test_link.py), and half of it
 NOISY = {"drop": 0.1, "dup": 0.1, "flip": 0.1, "extra": 0.05, "delay": 0.2}
 HALF = {"drop": 0.05, "dup": 0.05, "flip": 0.05, "extra": 0.025, "delay": 0.1}
-ROW = shows.RING_ROW * 8 + 2  # the first of the four dots
+ROW = selftest.RING_ROW * 8 + 2  # the first of the four dots
 
 
 class Handhelds:
@@ -32,7 +32,7 @@ class Handhelds:
         self.step()
         for index in range(count) if testing is None else testing:
             self.apps[index].show_once("SelfTestScreen")
-        self.run(shows.SELFTEST_KEYS_AT + 20)  # to the key test, where the dots are
+        self.run(selftest.SELFTEST_KEYS_AT + 20)  # to the key test, where the dots are
 
     def step(self, events=()):
         self.ring.step(10)
@@ -48,7 +48,7 @@ class Handhelds:
 
 
 def cyan(count):
-    return (shows.RING_ON,) * count + (shows._ST_OUTLINE,) * (4 - count)
+    return (selftest.RING_ON,) * count + (selftest._ST_OUTLINE,) * (4 - count)
 
 
 def test_a_loopback_jumper_shows_one_handheld_on_the_ring():
@@ -61,11 +61,11 @@ def test_a_loopback_jumper_shows_one_handheld_on_the_ring():
 def test_nothing_heard_is_four_red_dots():
     alone = Handhelds(1)
     alone.ring.cut(0)
-    alone.run(shows.RING_FRESH_MS + 2 * shows.RING_PROBE_MS)
-    assert alone.dots(0) == (shows.RING_NONE,) * 4
+    alone.run(selftest.RING_FRESH_MS + 2 * selftest.RING_PROBE_MS)
+    assert alone.dots(0) == (selftest.RING_NONE,) * 4
     assert alone.apps[0].screen.ring() == (0, 0)
     alone.ring.cut(0, False)  # the jumper back in
-    alone.run(2 * shows.RING_PROBE_MS)
+    alone.run(2 * selftest.RING_PROBE_MS)
     assert alone.dots(0) == cyan(1)
 
 
@@ -84,7 +84,7 @@ def test_every_handheld_shows_how_many_are_on_the_ring(count, faults, share):
     for index in range(count):
         shown = seen[index]
         assert shown.count(cyan(count)) >= share * len(shown), (index, set(shown))
-        assert not [dots for dots in shown if shows.RING_ON in dots and dots != cyan(count)]
+        assert not [dots for dots in shown if selftest.RING_ON in dots and dots != cyan(count)]
 
 
 def test_handhelds_in_the_menu_are_counted_too():
@@ -98,13 +98,13 @@ def test_handhelds_in_the_menu_are_counted_too():
 def test_an_open_ring_shows_who_is_heard_upstream_in_orange():
     ring = Handhelds(3)
     ring.ring.cut(2)  # the cable from the third handheld's TX back to the first one's RX
-    ring.run(shows.RING_FRESH_MS + 2 * shows.RING_PROBE_MS)
-    outline = shows._ST_OUTLINE
-    assert ring.dots(0) == (shows.RING_NONE,) * 4                        # hears nobody
-    assert ring.dots(1) == (shows.RING_OPEN, outline, outline, outline)  # the first, 1 upstream
-    assert ring.dots(2) == (shows.RING_OPEN, shows.RING_OPEN, outline, outline)
+    ring.run(selftest.RING_FRESH_MS + 2 * selftest.RING_PROBE_MS)
+    outline = selftest._ST_OUTLINE
+    assert ring.dots(0) == (selftest.RING_NONE,) * 4                        # hears nobody
+    assert ring.dots(1) == (selftest.RING_OPEN, outline, outline, outline)  # the first, 1 upstream
+    assert ring.dots(2) == (selftest.RING_OPEN, selftest.RING_OPEN, outline, outline)
     ring.ring.cut(2, False)  # plugged back
-    ring.run(2 * shows.RING_PROBE_MS)
+    ring.run(2 * selftest.RING_PROBE_MS)
     assert [ring.dots(index) for index in range(3)] == [cyan(3)] * 3
 
 
@@ -114,7 +114,7 @@ def test_the_link_gets_its_node_back_when_the_test_ends():
     assert host.link.node is None and guest.link.node is None  # in the test: no number
     assert ring.dots(0) == cyan(2) == ring.dots(1)  # a host's number would not pass probes on
     ring.step([(BACK, True)])
-    ring.run(shows.SELFTEST_EXIT_MS + 20)
+    ring.run(selftest.SELFTEST_EXIT_MS + 20)
     assert host.mode == "menu" and host.link.node == 0
     assert guest.mode == "menu" and guest.link.node is None
 
@@ -124,7 +124,7 @@ def test_an_app_without_a_link_draws_the_self_test_as_before():
         frames = []
         app.update(0, [])
         app.show_once("SelfTestScreen")
-        for now in range(10, shows.SELFTEST_KEYS_AT + 600, 10):
+        for now in range(10, selftest.SELFTEST_KEYS_AT + 600, 10):
             frames.append(tuple(app.update(now, [(SELECT, True)] if now == 4500 else [])))
         return frames
 
@@ -135,7 +135,7 @@ def test_an_app_without_a_link_draws_the_self_test_as_before():
     assert frames(plain) == frames(unlinked)
     linked = App(seed=3, link=Link())  # a link with no cable: nothing comes back
     shown = frames(linked)
-    assert shown[-1][ROW:ROW + 4] == (shows.RING_NONE,) * 4
+    assert shown[-1][ROW:ROW + 4] == (selftest.RING_NONE,) * 4
     assert shown[-1][:ROW] == frames(App(seed=3))[-1][:ROW]  # the key test is as it was
 
 
@@ -161,7 +161,7 @@ sys.path.insert(0, "tests")
 from link_wire import Ring
 from rolit_core.app import App
 from rolit_core.link import Link
-from rolit_core.shows import SELFTEST_KEYS_AT
+from rolit_core.selftest import SELFTEST_KEYS_AT
 
 ring = Ring(3, seed=5, faults={"drop": 0.05, "flip": 0.05, "delay": 0.1})
 apps = []

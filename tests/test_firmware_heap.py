@@ -6,11 +6,13 @@ of ``hard`` against ``easy`` from the menu, notes the free heap code.py's own co
 times every whole frame (update, LEDs, log, code.py's own collections) in emulated time: the
 figures do not depend on how busy this machine is, so these are not wall-clock timed tests.
 A second boot runs the deployed files unmodified against ``hard`` and reads the heap's lowest
-from the game log.
+from the game log; a third plays to the first move and measures how many more names the qstr
+pools take before CircuitPython makes its next one (``bench.device.qstr_room``).
 
-Two boots and about ten minutes of one core's time (the emulator runs at the host's speed, so
-the wall time grows with the machine's load), so it runs only with ``ROLIT_LONG_FIRMWARE=1``
-(``make test`` keeps the firmware tests to a few minutes). The device's targets are figures of
+The first two boots take about ten minutes of one core's time (the emulator runs at the host's
+speed, so the wall time grows with the machine's load), so they run only with
+``ROLIT_LONG_FIRMWARE=1`` (``make test`` keeps the firmware tests to a few minutes); the third
+takes a quarter of a minute and always runs. The device's targets are figures of
 ``python -m bench.device --parts heap``: no thinking frame over 50 ms and every ``hard`` answer
 within 1.0 s in the loop (met, and held here), at least 72 KB free after each move (the
 unmodified code.py's own figure, ``--parts log``, docs/memory.md: the second boot holds it at
@@ -101,3 +103,21 @@ def test_the_unmodified_game_reports_its_heap_and_keeps_70_kb_free(unmodified):
     assert "green hard" in console  # the second seat really was set to hard from the menu
     assert low is not None and low >= 70000
     assert 0 < searching < low  # a search's tables are live in the collections planned mid-search
+
+
+def test_the_source_deploy_leaves_the_qstr_pools_room():
+    # Compiled from source every name of the game's modules is interned for good, in pools that
+    # double: one name past the last pool's room and the next takes 7.5 KB of heap at once, which
+    # is most of the margin over the 72 KB target (docs/memory.md, "Names cost heap for good").
+    require_emulator()  # a game on the emulated chip to its first move: a quarter of a minute
+    from bench.device import qstr_room
+
+    room = qstr_room(2)
+    assert room is not None, "the probe found no pool being made within 3,000 names"
+    names, block, free = room
+    # Still in the pools of before: the next one is the 7.5 KB one. Past them, the 7.5 KB pool
+    # was made for a few names and the next is the 15 KB one.
+    assert block < 9000, "from source the game's names went past the qstr pools' room and a " \
+                         "7.5 KB pool was made for them (the next takes %d bytes, after %d " \
+                         "names more): python -m bench.device --parts qstrs" % (block, names - 1)
+    assert block > 6000 and free >= 72000

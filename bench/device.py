@@ -720,8 +720,6 @@ def _probe(self, planned):
         getattr(holder, "q%d" % count, None)  # interns the name, and adds nothing that lasts
         gc.collect()
         free = gc.mem_free()
-        if last - free > 256:
-            print("@QSTEP %d %d" % (count, last - free))
         if last - free > 4096:
             print("@QSTRS %d %d %d" % (count, last - free, start))
             return
@@ -734,11 +732,12 @@ del _probe
 
 def qstr_room(players, seed=11):
     """Boot the deployed files with :data:`QSTR_PROBE` before ``code.py``, play to the first
-    move's collection and return ``(names, block_bytes, free)``: how many new names the qstr pool
-    takes before it grows, what its next block costs, and the heap free after that collection. Names are
-    interned for good (CircuitPython never frees them), so compiling from source, which interns
-    every identifier and every string of up to 10 characters, uses the room up sooner than
-    ``.mpy`` files, which keep only the names the code looks up. ``None`` if the probe failed."""
+    move's collection and return ``(names, block_bytes, free)``: the new name that made the qstr
+    pools grow (so ``names - 1`` fitted), what that growth took, and the heap free after that
+    collection. Names are interned for good (CircuitPython never frees them), so compiling from
+    source, which interns every identifier and every string of up to 10 characters, uses the
+    room up sooner than ``.mpy`` files, which keep only the names the code looks up. ``None`` if
+    the probe failed."""
     files = deployed_files(settings={"ROLIT_SEED": seed})
     files["code.py"] = QSTR_PROBE.encode() + files["code.py"]
     console = play_from_menu(files, players, "@QSTRS ")

@@ -17,9 +17,9 @@ The frame list is reused by the next ``update``: copy it (``tuple(frame)``) to k
 ``App`` holds the session (settings, the match, its seats and computer players, the storage,
 cues, held keys) and shows one screen (:class:`rolit_core.screen.Screen`) at a time: the title
 and error (:mod:`rolit_core.shows`), the self-test (:mod:`rolit_core.selftest`), the menu
-(:mod:`rolit_core.menu_screen`), the board (:mod:`rolit_core.play`), pause, round end, rounds table and match end
-(:mod:`rolit_core.rounds`) and the attract mode (:mod:`rolit_core.attract`). The save format is
-:mod:`rolit_core.save`'s.
+(:mod:`rolit_core.menu_screen`), the board (:mod:`rolit_core.play`), pause, round end, rounds
+table and match end (:mod:`rolit_core.rounds`) and the attract mode (:mod:`rolit_core.attract`).
+The save format is :mod:`rolit_core.save`'s.
 """
 
 import gc
@@ -367,10 +367,10 @@ class App:
         or "SelfTestScreen" of :mod:`rolit_core.selftest`. Its module is loaded for this showing,
         and its code is freed once another screen is shown (a board keeps no code of screens
         seen seldom)."""
-        module = "rolit_core.selftest" if name == "SelfTestScreen" else "rolit_core.shows"
-        with use_once(module) as shows:
-            screen = getattr(shows, name)(self)
-        del shows
+        path = "rolit_core.selftest" if name == "SelfTestScreen" else "rolit_core.shows"
+        with use_once(path) as module:
+            screen = getattr(module, name)(self)
+        del module
         self.show(screen)
 
     def begin_attract(self):

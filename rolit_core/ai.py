@@ -16,7 +16,8 @@ heuristic first: plain alpha-beta for two seats (also the two-colours-each varia
 plays both its colours and counts their total); for three and four players Best-Reply Search
 (the opponents form one layer in which only the strongest single reply of any of them is
 played), two plies deep for ``hard``: each of our moves against the best answer of any
-opponent. ``expert`` also solves the last empty cells exactly with two seats, which makes
+opponent; over its last 6 empty cells ``hard`` searches to the end with every other seat
+against it, for the first place they cannot take away. ``expert`` also solves the last empty cells exactly with two seats, which makes
 it perfect on 4x4.
 
 The evaluation is a weighted sum of features per colour, with weights fitted to self-play results
@@ -57,18 +58,18 @@ _MODEL = const(2)     # each plays its own best one-move reply, so only our move
 # deepest with three or four players, exact endgame when this few cells are empty (two seats), the
 # search with three or four players, transposition table entries (a power of two, 0 for none),
 # mobility in the evaluation, with three or four players a paranoid search to the end (for first
-# place, every other seat against us) when this few cells are empty (0: never; measured for hard
-# at 6 in docs/ai.md: not a clear gain for its cost per node, so off), and the late moves: 0 for
+# place, every other seat against us) when this few cells are empty (0: never; hard from 6, where
+# it won more first places against MCTS players in docs/ai.md), and the late moves: 0 for
 # plain alpha-beta, else principal variation search with moves from this index in a node's list
 # on (0 is the first) searched one ply shallower first (expert: a ply deeper in the same time,
 # docs/ai.md). hard's budget with two seats puts its answer in the device's game loop (frames,
 # LEDs and collections around the search) at about 0.5 s mean on the emulated RP2040; with three
-# or four players its two plies of Best-Reply Search end well within that budget (partial third
-# plies were weaker, and a whole third one is too slow for the device: docs/ai.md).
+# or four players its two plies of Best-Reply Search, and its last cells, end within that budget
+# (partial third plies were weaker, and a whole third one is too slow for the device: docs/ai.md).
 _SETTINGS = {
     "easy": ((0, 0), 1, 1, 0, _PARANOID, 0, False, 0, 0),
     "medium": ((120, 120), 2, 1, 0, _PARANOID, 0, False, 0, 0),
-    "hard": ((200, 230), 8, 2, 8, _BRS, 256, False, 0, 0),
+    "hard": ((200, 230), 8, 2, 8, _BRS, 256, False, 6, 0),
     "expert": ((10000, 10000), 30, 30, 12, _BRS, 1 << 16, True, 0, 3),
 }
 

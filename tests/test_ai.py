@@ -231,6 +231,48 @@ def test_hard_answers_each_move_by_the_strongest_reply_of_any_opponent(players):
     assert checked >= 6
 
 
+def _first_place_kept(game, board, colour, root):
+    # The share of first place the root colour keeps whatever the others play (each of them
+    # against it), with ``colour`` to move on ``board``: brute force to the end.
+    if not board.count(0):
+        counts = [board.count(c) for c in game.colours]
+        if board.count(root) < max(counts):
+            return 0.0
+        return 1.0 / counts.count(max(counts))
+    outcomes = []
+    for cell in board.legal_moves(colour):
+        after = board.copy()
+        after.play(cell, colour)
+        outcomes.append(_first_place_kept(game, after, game.next_colour(colour), root))
+    return max(outcomes) if colour == root else min(outcomes)
+
+
+@pytest.mark.parametrize("players", (3, 4))
+def test_hard_plays_the_last_cells_for_the_first_place_the_others_cannot_take(players):
+    # With three or four players and 6 empty cells or fewer, hard searches to the end with every
+    # other seat against it: its move keeps the most of first place the others cannot take away
+    # (brute force over every order of the last cells). With more empty cells it plays its two
+    # plies of Best-Reply Search.
+    assert player("hard")._endgame == 6
+    checked = kept = 0
+    for seed in range(300):
+        game = random_position(players, 8, False, 58 + seed % 2, seed=seed)
+        moves = game.legal_moves()
+        if game.over or len(moves) < 2:
+            continue
+        bot = player("hard", seed=seed)
+        cell = bot.choose(game)
+        worth = {}
+        for move in moves:
+            board = game.board.copy()
+            board.play(move, game.turn)
+            worth[move] = _first_place_kept(game, board, game.next_colour(game.turn), game.turn)
+        assert worth[cell] == max(worth.values()), (seed, cell, worth)
+        checked += 1
+        kept += max(worth.values()) > min(worth.values())
+    assert checked >= 80 and kept >= 10, (checked, kept)
+
+
 def test_step_before_start_and_choose_on_a_finished_game_are_refused():
     bot = player("hard")
     with pytest.raises(ValueError):
@@ -863,7 +905,7 @@ def test_bench_multi_searches_as_deep_as_its_rows_say_and_its_brs_of_two_plies_i
         game = random_position(4, 8, False, 10 + 5 * seed, seed=seed)
         bot = player("hard", seed=seed)
         hard_moves.append(bot.choose(game))
-        brs_moves.append(searcher(seed=seed, mode="brs", nodes=230, endgame=0, depth=2)(game))
+        brs_moves.append(searcher(seed=seed, mode="brs", nodes=230, depth=2)(game))
         deep = searcher(seed=seed, mode="brs", nodes=230, endgame=0)
         deep(game)
         assert deep.__self__.multi_depth == 8

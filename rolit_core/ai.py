@@ -17,8 +17,8 @@ plays both its colours and counts their total); for three and four players Best-
 (the opponents form one layer in which only the strongest single reply of any of them is
 played), two plies deep for ``hard``: each of our moves against the best answer of any
 opponent; over its last 6 empty cells ``hard`` searches to the end with every other seat
-against it, for the first place they cannot take away. ``expert`` also solves the last empty cells exactly with two seats, which makes
-it perfect on 4x4.
+against it, for the first place they cannot take away. ``expert`` also solves the last empty
+cells exactly with two seats, which makes it perfect on 4x4.
 
 The evaluation is a weighted sum of features per colour, with weights fitted to self-play results
 (bench/tune.py) for each player count and game phase: balls per kind of cell (corner, C, edge, X,

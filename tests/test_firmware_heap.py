@@ -120,4 +120,8 @@ def test_the_source_deploy_leaves_the_qstr_pools_room():
     assert block < 9000, "from source the game's names went past the qstr pools' room and a " \
                          "7.5 KB pool was made for them (the next takes %d bytes, after %d " \
                          "names more): python -m bench.device --parts qstrs" % (block, names - 1)
-    assert block > 6000 and free >= 72000
+    assert block > 6000
+    # The heap at that collection also depends on what stale words on the C stack still point
+    # at (the chip's collector is conservative): a change to the code around it can move this
+    # by several KB without a name more (docs/memory.md).
+    assert free >= 72000, "%d bytes free after the first move's collection" % free

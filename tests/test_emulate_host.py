@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from firmware_gate import require_emulator
+from firmware_gate import boot, require_emulator
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOST = os.path.join(ROOT, "sim", "rp2040", "host.mjs")
@@ -139,6 +139,21 @@ def test_a_byte_on_the_uart_after_code_py_ended_does_not_lock_the_chip():
         pico.run_until_text(">>> ", 3000)
         pico.send("print(6 * 7)\r")
         pico.run_until_text("42", 3000)
+
+
+def test_a_boot_that_never_says_its_text_names_what_it_ran_on():
+    """A failed boot on another machine (CI) says which UF2, Node.js, rp2040js and drive it
+    ran, so that its inputs can be compared with a machine where it passes."""
+    require_emulator()
+    from sim.emulate import Emulator, EmulatorError
+
+    with Emulator(files={"code.py": b"print('not the banner')\n"}) as pico:
+        with pytest.raises(EmulatorError) as failed:
+            boot(pico, "controls:", 3000)
+    said = str(failed.value)
+    assert "no 'controls:' on the console" in said
+    assert os.path.basename(pico.firmware) in said and "rp2040js 1." in said
+    assert "node v" in said and "drive of 1 files (sha256 " in said
 
 
 FAKE_NODE = r'''#!%(python)s

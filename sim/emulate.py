@@ -384,8 +384,39 @@ class Emulator:
                 return
             if text in self.console[self._boot_at:]:
                 return
-        raise EmulatorError("no %r on the console after %d ms; it ends:\n%s"
-                            % (text, timeout_ms, self.console[-1500:]))
+        raise EmulatorError("no %r on the console after %d ms; it ends:\n%s\n(ran on: %s)"
+                            % (text, timeout_ms, self.console[-1500:], self.inputs()))
+
+    def inputs(self):
+        """One line naming what this chip runs on: the UF2, Node.js, rp2040js and the drive,
+        each by a digest or version, so that a boot that fails on one machine and not on
+        another says whether their inputs were the same."""
+        import hashlib
+
+        def digest(data):
+            return hashlib.sha256(data).hexdigest()[:16]
+
+        try:
+            with open(self.firmware, "rb") as handle:
+                firmware = "%s (sha256 %s)" % (os.path.basename(self.firmware),
+                                               digest(handle.read()))
+        except (OSError, TypeError):
+            firmware = "flash image given"
+        try:
+            node = subprocess.run([self.node, "--version"], capture_output=True, text=True,
+                                  timeout=10).stdout.strip() or "?"
+        except (OSError, subprocess.SubprocessError):
+            node = "?"
+        try:
+            with open(os.path.join(ROOT, "node_modules", "rp2040js", "package.json")) as handle:
+                rp2040js = json.load(handle).get("version", "?")
+        except (OSError, ValueError):
+            rp2040js = "?"
+        files = self._files or {}
+        drive = digest(b"".join(b"%s\0%d\0%s" % (name.encode(), len(data), bytes(data))
+                                for name, data in sorted(files.items())))
+        return "firmware %s; node %s; rp2040js %s; drive of %d files (sha256 %s)" % (
+            firmware, node, rp2040js, len(files), drive)
 
     # -- inputs --------------------------------------------------------------------------
 

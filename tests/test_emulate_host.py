@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from firmware_gate import boot, require_emulator
+from firmware_gate import require_emulator
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOST = os.path.join(ROOT, "sim", "rp2040", "host.mjs")
@@ -149,7 +149,7 @@ def test_a_boot_that_never_says_its_text_names_what_it_ran_on():
 
     with Emulator(files={"code.py": b"print('not the banner')\n"}) as pico:
         with pytest.raises(EmulatorError) as failed:
-            boot(pico, "controls:", 3000)
+            pico.run_until_text("controls:", 3000)
     said = str(failed.value)
     assert "no 'controls:' on the console" in said
     assert os.path.basename(pico.firmware) in said and "rp2040js 1." in said

@@ -14,7 +14,7 @@ Without a UF2 these tests skip (``ROLIT_FIRMWARE`` or ``../shared/firmware/*.uf2
 
 import pytest
 
-from firmware_gate import boot, require_emulator
+from firmware_gate import require_emulator
 from sim import deploy
 from sim.emulate import NVM_OFFSET, Emulator, deployed_files
 from sim.rp2040.mirror import Lockstep, Mirror, console_tail, with_harness
@@ -45,7 +45,7 @@ def test_the_deployed_files_boot_into_the_menu(firmware, drive, tmp_path):
     """The unmodified code.py: banner, title frames, and a key press shows the menu's first page
     exactly as the CPython App draws it through the same driver."""
     with Emulator(files=drive) as pico:
-        boot(pico, "controls:", BOOT_MS)
+        pico.run_until_text("controls:", BOOT_MS)
         assert "ROLIT HANDHELD" in pico.console
         assert "matrix: pico pin GP0, GRB" in pico.console
         assert "saving: NvmStorage" in pico.console
@@ -83,7 +83,7 @@ def story(firmware, drive):
     with Emulator(files=with_harness(drive)) as pico:
         run = Lockstep(pico, drive["settings.toml"])
         run.power_on()
-        boot(pico, "controls:", BOOT_MS)
+        pico.run_until_text("controls:", BOOT_MS)
         run.run(300)
         seen["first_mode"] = run.app.mode
         # Title -> menu; three pages down is the second seat; RIGHT makes it medium; BACK goes
@@ -123,7 +123,7 @@ def story(firmware, drive):
 
         pico.power_cycle()
         mirror = run.power_on()
-        boot(pico, "controls:", BOOT_MS)
+        pico.run_until_text("controls:", BOOT_MS)
         # The resumed board's first frame (its update loads what the computer's answers will
         # need: from source that takes a while), then the cursor blinks on.
         assert run.run_until(lambda app: run.frames, 5000), "the resumed game shows no frame"
@@ -146,7 +146,7 @@ def story(firmware, drive):
         boot_3 = len(pico.console)
         pico.power_cycle()
         mirror = run.power_on()
-        boot(pico, "controls:", BOOT_MS)
+        pico.run_until_text("controls:", BOOT_MS)
         run.run(1500)
         seen["corrupt_mode"] = run.app.mode
         seen["corrupt_game"] = run.app.game

@@ -19,6 +19,7 @@ emulator gets right and wrong: docs/emulator.md.
 """
 
 import glob
+import hashlib
 import json
 import os
 import re
@@ -388,20 +389,13 @@ class Emulator:
                             % (text, timeout_ms, self.console[-1500:], self.inputs()))
 
     def inputs(self):
-        """One line naming what this chip runs on: the UF2, Node.js, rp2040js and the drive,
-        each by a digest or version, so that a boot that fails on one machine and not on
-        another says whether their inputs were the same."""
-        import hashlib
+        """One line naming what this chip runs on: the UF2, Node.js, rp2040js and the drive
+        (or the whole flash image given), each by a digest or version, so that a boot that
+        fails on one machine and not on another says whether their inputs were the same."""
 
         def digest(data):
             return hashlib.sha256(data).hexdigest()[:16]
 
-        try:
-            with open(self.firmware, "rb") as handle:
-                firmware = "%s (sha256 %s)" % (os.path.basename(self.firmware),
-                                               digest(handle.read()))
-        except (OSError, TypeError):
-            firmware = "flash image given"
         try:
             node = subprocess.run([self.node, "--version"], capture_output=True, text=True,
                                   timeout=10).stdout.strip() or "?"
@@ -412,11 +406,20 @@ class Emulator:
                 rp2040js = json.load(handle).get("version", "?")
         except (OSError, ValueError):
             rp2040js = "?"
+        tools = "node %s; rp2040js %s" % (node, rp2040js)
+        if self._flash is not None:
+            return "a flash image given (sha256 %s); %s" % (digest(bytes(self._flash)), tools)
+        try:
+            with open(self.firmware, "rb") as handle:
+                firmware = "%s (sha256 %s)" % (os.path.basename(self.firmware),
+                                               digest(handle.read()))
+        except OSError as error:
+            firmware = "%s (unreadable: %s)" % (self.firmware, error.strerror)
         files = self._files or {}
         drive = digest(b"".join(b"%s\0%d\0%s" % (name.encode(), len(data), bytes(data))
                                 for name, data in sorted(files.items())))
-        return "firmware %s; node %s; rp2040js %s; drive of %d files (sha256 %s)" % (
-            firmware, node, rp2040js, len(files), drive)
+        return "firmware %s; %s; drive of %d files (sha256 %s)" % (firmware, tools, len(files),
+                                                                  drive)
 
     # -- inputs --------------------------------------------------------------------------
 

@@ -19,4 +19,3 @@ def require_emulator():
     if os.environ.get("ROLIT_REQUIRE_FIRMWARE") == "1":
         pytest.fail("ROLIT_REQUIRE_FIRMWARE=1 but the emulator cannot run: " + reason)
     pytest.skip(reason)
-

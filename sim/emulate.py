@@ -36,6 +36,8 @@ from .rp2040.images import (DRIVE_OFFSET, DRIVE_SIZE, FLASH_BASE, FLASH_SIZE,  #
                             read_uf2, write_flash_file)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Installed by `npm ci` (package.json pins it): its presence and its version.
+RP2040JS_PACKAGE = os.path.join(ROOT, "node_modules", "rp2040js", "package.json")
 HOST = os.path.join(ROOT, "sim", "rp2040", "host.mjs")
 OFFICIAL = "https://circuitpython.org/board/raspberry_pi_pico/"
 # The pico preset's pins (hardware/settings/pico.toml): key name -> GPIO number.
@@ -98,7 +100,7 @@ def runtime_missing(node="node"):
     if shutil.which(node) is None:
         return ("Node.js is not installed (the emulator runs on it): install it (Debian: "
                 "apt install nodejs npm), then run `make emulate`")
-    if not os.path.isfile(os.path.join(ROOT, "node_modules", "rp2040js", "package.json")):
+    if not os.path.isfile(RP2040JS_PACKAGE):
         return ("rp2040js is not installed (node_modules/rp2040js): run `make emulate`, or "
                 "`npm ci` in %s" % ROOT)
     try:
@@ -402,7 +404,7 @@ class Emulator:
         except (OSError, subprocess.SubprocessError):
             node = "?"
         try:
-            with open(os.path.join(ROOT, "node_modules", "rp2040js", "package.json")) as handle:
+            with open(RP2040JS_PACKAGE) as handle:
                 rp2040js = json.load(handle).get("version", "?")
         except (OSError, ValueError):
             rp2040js = "?"

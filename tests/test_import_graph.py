@@ -85,17 +85,12 @@ def circles(edges):
     return found
 
 
-def test_the_finder_sees_a_circle_through_a_function_level_import():
+def test_the_finder_sees_a_circle_through_a_function_level_import(tmp_path):
     edges = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}
     assert circles(edges) == [["a", "b", "c", "a"]]
-    source = "def later():\n    from .game import Game\n"
-    path = os.path.join(ROOT, "tests", "_graph_probe.py")
-    with open(path, "w") as handle:
-        handle.write(source)
-    try:
-        assert imports_of("rolit_core.probe", path, {"rolit_core.game"}) == {"rolit_core.game"}
-    finally:
-        os.remove(path)
+    path = tmp_path / "probe.py"
+    path.write_text("def later():\n    from .game import Game\n")
+    assert imports_of("rolit_core.probe", str(path), {"rolit_core.game"}) == {"rolit_core.game"}
 
 
 def test_no_import_circles():

@@ -297,9 +297,9 @@ class Link:
         rx = self._rx
         for byte in data:
             if byte != END:
-                if self._rx_len < MAX_FRAME:
+                if self._rx_len < MAX_FRAME:  # at MAX_FRAME: too long, dropped at its END
                     rx[self._rx_len] = byte
-                self._rx_len += 1  # past MAX_FRAME: too long, dropped at its END
+                    self._rx_len += 1  # never more, so a flood grows no big integer
                 continue
             length = self._rx_len
             self._rx_len = 0

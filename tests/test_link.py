@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from link_wire import Ring
-from rolit_core.link import (ACK_KIND, END, EVERYONE, MAX_PAYLOAD, MAX_QUEUE, Link, cobs_decode,
-                             cobs_encode, frame)
+from rolit_core.link import (ACK_KIND, END, EVERYONE, MAX_FRAME, MAX_PAYLOAD, MAX_QUEUE, Link,
+                             cobs_decode, cobs_encode, frame)
 
 NOISY = {"drop": 0.1, "dup": 0.1, "flip": 0.1, "extra": 0.05, "delay": 0.2}
 
@@ -49,9 +49,17 @@ def test_every_one_bit_error_is_dropped_and_the_frames_after_it_read():
 
 def test_a_frame_longer_than_the_largest_is_dropped_and_the_next_read():
     receiver = Link(node=1)
-    receiver.feed(bytes([1] * 5000) + bytes((END,)) + frame(2, 0, 1), 0)
+    receiver.feed(bytes([1] * 5000), 0)
+    assert receiver._rx_len <= MAX_FRAME  # a flood without END counts no further
+    receiver.feed(bytes((END,)) + frame(2, 0, 1), 0)
     assert [m.kind for m in receiver.receive()] == [2]
     assert receiver.bad_frames == 1
+    # The largest frame there is still fits.
+    largest = frame(5, 0, 1, payload=bytes(range(1, MAX_PAYLOAD + 1)))
+    assert len(largest) == MAX_FRAME
+    receiver = Link(node=1)
+    receiver.feed(largest, 0)
+    assert [m.kind for m in receiver.receive()] == [5]
 
 
 @settings(max_examples=500, deadline=None)

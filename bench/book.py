@@ -163,6 +163,37 @@ def encode(records, plies):
     return bytes(head + body)
 
 
+class BookFileError(Exception):
+    """``--out`` names a file that is not an opening book: it is left as it is."""
+
+
+def check_out(path):
+    """Raise :class:`BookFileError` unless ``path`` is free or holds a book (only a book that
+    an earlier build wrote is replaced)."""
+    if not os.path.lexists(path):
+        return
+    if not os.path.isfile(path):
+        raise BookFileError("%s is not a file: give a new name with --out" % path)
+    with open(path, "rb") as handle:
+        if handle.read(len(book.MAGIC)) != book.MAGIC:
+            raise BookFileError("%s is not an opening book: left as it is; give a new name with "
+                                "--out" % path)
+
+
+def write_book(path, data):
+    """Write the book ``data`` to ``path`` whole or not at all: an interrupted or failed write
+    leaves the book that was there (sim.userfiles.write_atomically), and only a book is
+    replaced (:func:`check_out`)."""
+    from sim.userfiles import write_atomically
+
+    def write(temporary):
+        with open(temporary, "wb") as handle:
+            handle.write(data)
+
+    check_out(path)
+    write_atomically(path, write)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.book", description=__doc__.split(
         "\n\n")[0])
@@ -187,6 +218,11 @@ def main(argv=None):
         parser.error("--plies: 1 to %d" % book.MAX_PLIES)
     if not 1 <= args.cap <= 255 or args.games < 1 or args.nodes < 1:
         parser.error("--cap 1-255, --games and --nodes at least 1")
+    try:
+        check_out(args.out)  # before the minutes of self-play, and again when writing
+    except BookFileError as error:
+        print("bench.book: %s" % error, file=sys.stderr)
+        return 2
     started = time.process_time()
     wall = time.time()
     records = {}
@@ -200,8 +236,12 @@ def main(argv=None):
         print("%d players: %d positions, %d searches" % (players, len(records) - before,
                                                           searches))
     data = encode(records, args.plies)
-    with open(args.out, "wb") as handle:
-        handle.write(data)
+    try:
+        write_book(args.out, data)
+    except (BookFileError, OSError) as error:
+        print("bench.book: %s not written: %s"
+              % (args.out, getattr(error, "strerror", None) or error), file=sys.stderr)
+        return 1
     print("wrote %s: %d records, %d bytes, %.0f s CPU (%.0f s wall)"
           % (os.path.relpath(args.out), (len(data) - book.HEADER) // book.RECORD, len(data),
              time.process_time() - started, time.time() - wall))

@@ -496,3 +496,42 @@ def test_a_game_out_of_the_book_is_let_go_and_the_next_game_asks_again(tmp_path)
     del missed
     gc.collect()
     assert gone() is None  # the mark of the game the book missed holds no game
+
+
+# -- the builder's output file -----------------------------------------------------------------
+
+TINY = ["--games", "1", "--plies", "1", "--nodes", "10", "--depth", "0", "--players", "2",
+        "--quiet"]
+
+
+def test_the_builder_replaces_a_book_whole_and_nothing_else(tmp_path, capsys):
+    out = tmp_path / "book.bin"
+    assert builder.main(TINY + ["--out", str(out)]) == 0
+    first = out.read_bytes()
+    assert first[:4] == book.MAGIC
+    assert builder.main(TINY + ["--plies", "2", "--out", str(out)]) == 0  # a book is replaced
+    assert out.read_bytes()[:4] == book.MAGIC and out.read_bytes() != first
+    notes = tmp_path / "notes.txt"
+    notes.write_bytes(b"my notes\n")
+    assert builder.main(TINY + ["--out", str(notes)]) == 2
+    assert notes.read_bytes() == b"my notes\n"
+    assert "is not an opening book: left as it is" in capsys.readouterr().err
+    assert builder.main(TINY + ["--out", str(tmp_path)]) == 2
+    assert sorted(os.listdir(str(tmp_path))) == ["book.bin", "notes.txt"]
+
+
+def test_a_failed_write_leaves_the_book_that_was_there(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "book.bin"
+    assert builder.main(TINY + ["--out", str(out)]) == 0
+    before = out.read_bytes()
+    real_replace = os.replace
+
+    def full_disk(source, target):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full_disk)
+    assert builder.main(TINY + ["--seed", "3", "--out", str(out)]) == 1
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert out.read_bytes() == before
+    assert os.listdir(str(tmp_path)) == ["book.bin"]  # no temporary left behind
+    assert "not written: No space left on device" in capsys.readouterr().err

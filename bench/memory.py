@@ -330,8 +330,9 @@ def sources(work):
     return {"rules": RULES, "core": CORE, "ai": AI, "app": APP, "device": prepare_device(work)}
 
 
-def run(binary, body, heap, measure=False, work="."):
-    """Run ``body`` with a ``heap`` of bytes; returns (ok, output)."""
+def run(binary, body, heap, work, measure=False):
+    """Run ``body`` with a ``heap`` of bytes, its script written in the folder ``work``;
+    returns (ok, output)."""
     path = os.path.join(work, "scenario_%d.py" % measure)
     with open(path, "w") as handle:
         handle.write(PROLOGUE % {"measure": int(measure)} + body)
@@ -350,17 +351,17 @@ def smallest_heap(binary, body, work, low=8 * 1024, high=TOP):
     """The smallest heap the scenario completes in, and in every heap up to SURE bytes bigger
     (checked every SURE_STEP): where the collector runs depends on the heap size, so a scenario
     can pass in a heap and fail in a slightly bigger one. Bisection to STEP bytes."""
-    if not run(binary, body, high, work=work)[0]:
+    if not run(binary, body, high, work)[0]:
         return None
     while True:
         while high - low > STEP:
             middle = (low + high) // 2 // STEP * STEP
-            if run(binary, body, middle, work=work)[0]:
+            if run(binary, body, middle, work)[0]:
                 high = middle
             else:
                 low = middle
         for bigger in range(high + SURE_STEP, min(high + SURE, TOP), SURE_STEP):
-            if not run(binary, body, bigger, work=work)[0]:
+            if not run(binary, body, bigger, work)[0]:
                 low, high = bigger, TOP
                 break
         else:
@@ -452,7 +453,7 @@ def main(names=SCENARIOS):
         bodies = sources(work)
         for name in names:
             body = bodies[name]
-            ok, out = run(binary, body, TOP, measure=True, work=work)
+            ok, out = run(binary, body, TOP, work, measure=True)
             if not ok:
                 print("%-8s failed even with %d KB:\n%s" % (name, TOP // 1024, out[-2000:]))
                 continue

@@ -6,6 +6,8 @@ import gc
 import sys
 import weakref
 
+import pytest
+
 from rolit_core import app as appmod
 from rolit_core.app import BACK, DOWN, SELECT
 from test_app_support import Driver
@@ -13,6 +15,29 @@ from test_app_support import Driver
 SEEN_SELDOM = ("rolit_core.rounds", "rolit_core.screens", "rolit_core.font",
                "rolit_core.menu_screen", "rolit_core.menu_draw", "rolit_core.shows",
                "rolit_core.selftest", "rolit_core.attract", "rolit_core.starting")
+
+
+@pytest.fixture(autouse=True)
+def seldom_seen_unloaded():
+    """Each test starts with those modules unloaded, as a board starts, whatever other test
+    files imported to test them; afterwards each is as it was before the test."""
+    import rolit_core
+
+    def take(name):
+        short = name.split(".")[1]
+        found = (sys.modules.pop(name, None), getattr(rolit_core, short, None))
+        if hasattr(rolit_core, short):
+            delattr(rolit_core, short)
+        return found
+
+    saved = dict((name, take(name)) for name in SEEN_SELDOM)
+    yield
+    for name, (module, attribute) in saved.items():
+        take(name)
+        if module is not None:
+            sys.modules[name] = module
+        if attribute is not None:
+            setattr(rolit_core, name.split(".")[1], attribute)
 
 
 def code_of(screen):
@@ -36,6 +61,13 @@ def in_play(d):
     assert d.app.mode == "play"
     loaded = [name for name in SEEN_SELDOM if name in sys.modules]
     assert loaded == [], "loaded during a round: %s" % loaded
+    # Nor held by a module that stays: one of them, or a name imported from one.
+    for name, module in list(sys.modules.items()):
+        if name.startswith("rolit_core") and module is not None:
+            for key, value in vars(module).items():
+                source = getattr(value, "__name__", None) if type(value) is type(sys) else \
+                    getattr(value, "__module__", None)
+                assert source not in SEEN_SELDOM, "%s.%s holds %s" % (name, key, source)
 
 
 def test_the_pause_menu_leaves_nothing_once_the_round_goes_on():

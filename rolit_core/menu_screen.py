@@ -154,7 +154,7 @@ class MenuScreen(Screen):
                     app.save()
                 app.begin_linked()
             else:
-                app.show_once("SelfTestScreen")
+                app.show_once("SelfTestScreen", "rolit_core.selftest")
                 if app.dirty:
                     app.save()
         elif key == BACK:

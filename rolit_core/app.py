@@ -362,11 +362,12 @@ class App:
         """The match end (:meth:`between`)."""
         return self.between().match_end
 
-    def show_once(self, name, path="rolit_core.shows"):
-        """Show a new ``name`` screen of the module ``path``: "TitleScreen" or "ErrorScreen" of
-        :mod:`rolit_core.shows`, or "SelfTestScreen" of :mod:`rolit_core.selftest`. Its module
-        is loaded for this showing, and its code is freed once another screen is shown (a board
-        keeps no code of screens seen seldom)."""
+    def show_once(self, name):
+        """Show a new ``name`` screen: "TitleScreen" or "ErrorScreen" of :mod:`rolit_core.shows`,
+        or "SelfTestScreen" of :mod:`rolit_core.selftest`. Its module is loaded for this showing,
+        and its code is freed once another screen is shown (a board keeps no code of screens
+        seen seldom)."""
+        path = "rolit_core.selftest" if name == "SelfTestScreen" else "rolit_core.shows"
         with use_once(path) as module:
             screen = getattr(module, name)(self)
         del module

@@ -154,7 +154,7 @@ class MenuScreen(Screen):
                     app.save()
                 app.begin_linked()
             else:
-                app.show_once("SelfTestScreen", "rolit_core.selftest")
+                app.show_once("SelfTestScreen")
                 if app.dirty:
                     app.save()
         elif key == BACK:

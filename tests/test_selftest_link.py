@@ -31,7 +31,7 @@ class Handhelds:
         self.frames = [None] * count
         self.step()
         for index in range(count) if testing is None else testing:
-            self.apps[index].show_once("SelfTestScreen", "rolit_core.selftest")
+            self.apps[index].show_once("SelfTestScreen")
         self.run(selftest.SELFTEST_KEYS_AT + 20)  # to the key test, where the dots are
 
     def step(self, events=()):
@@ -123,7 +123,7 @@ def test_an_app_without_a_link_draws_the_self_test_as_before():
     def frames(app):
         frames = []
         app.update(0, [])
-        app.show_once("SelfTestScreen", "rolit_core.selftest")
+        app.show_once("SelfTestScreen")
         for now in range(10, selftest.SELFTEST_KEYS_AT + 600, 10):
             frames.append(tuple(app.update(now, [(SELECT, True)] if now == 4500 else [])))
         return frames
@@ -169,7 +169,7 @@ for index in range(3):
     app = App(seed=20 + index)
     app.link = ring.links[index]
     app.update(0, [])
-    app.show_once("SelfTestScreen", "rolit_core.selftest")
+    app.show_once("SelfTestScreen")
     apps.append(app)
 for step in range(1, 800):
     ring.step(10)

@@ -67,11 +67,9 @@ def pytest_sessionstart(session):
 def pytest_runtest_logfinish(nodeid, location):
     if "stats" not in _run:
         return
-    for name, now in _stats().items():
-        if now != _run["stats"].get(name) and name not in _run["changed"]:
-            _run["changed"][name] = nodeid
-    for name in _run["stats"]:
-        if name not in _run["changed"] and not os.path.exists(os.path.join(ROOT, name)):
+    start, now = _run["stats"], _stats()
+    for name in set(start) | set(now):  # changed, made or removed
+        if now.get(name) != start.get(name) and name not in _run["changed"]:
             _run["changed"][name] = nodeid
 
 
@@ -81,12 +79,12 @@ def pytest_terminal_summary(terminalreporter):
     terminalreporter.section("game files changed during the run")
     terminalreporter.write_line("The deploys of this run used the files as the run began; these "
                                 "changed in the checkout meanwhile:")
+    now = _stats()
     for name, nodeid in sorted(_run["changed"].items()):
         was = _run["stats"].get(name)
-        now = _stats().get(name)
         terminalreporter.write_line("  %s: %s at the start, %s now (first seen after %s)" % (
             name, "%d B" % was[0] if was else "absent",
-            "%d B" % now[0] if now else "absent", nodeid))
+            "%d B" % now[name][0] if now.get(name) else "absent", nodeid))
 
 
 def pytest_sessionfinish(session):

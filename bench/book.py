@@ -31,6 +31,7 @@ from rolit_core import Game, book
 from rolit_core.ai import Player
 from rolit_core.game import toss_first
 from rolit_core.rng import Random
+from sim.userfiles import UserFileError, output_path, write_atomically
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "rolit_core", "book.bin")
@@ -163,29 +164,21 @@ def encode(records, plies):
     return bytes(head + body)
 
 
-class BookFileError(Exception):
-    """``--out`` names a file that is not an opening book: it is left as it is."""
-
-
 def check_out(path):
-    """Raise :class:`BookFileError` unless ``path`` is free or holds a book (only a book that
-    an earlier build wrote is replaced)."""
-    if not os.path.lexists(path):
-        return
-    if not os.path.isfile(path):
-        raise BookFileError("%s is not a file: give a new name with --out" % path)
-    with open(path, "rb") as handle:
-        if handle.read(len(book.MAGIC)) != book.MAGIC:
-            raise BookFileError("%s is not an opening book: left as it is; give a new name with "
-                                "--out" % path)
+    """Raise ``UserFileError`` unless ``path`` can take the book: a new file in a folder that
+    takes one (sim.userfiles.output_path), or a book (only a book an earlier build wrote is
+    replaced)."""
+    if output_path("--out", path):
+        with open(path, "rb") as handle:
+            if handle.read(len(book.MAGIC)) != book.MAGIC:
+                raise UserFileError("--out %s is not an opening book: left as it is; give a new "
+                                    "name" % path)
 
 
 def write_book(path, data):
     """Write the book ``data`` to ``path`` whole or not at all: an interrupted or failed write
     leaves the book that was there (sim.userfiles.write_atomically), and only a book is
     replaced (:func:`check_out`)."""
-    from sim.userfiles import write_atomically
-
     def write(temporary):
         with open(temporary, "wb") as handle:
             handle.write(data)
@@ -220,7 +213,7 @@ def main(argv=None):
         parser.error("--cap 1-255, --games and --nodes at least 1")
     try:
         check_out(args.out)  # before the minutes of self-play, and again when writing
-    except BookFileError as error:
+    except UserFileError as error:
         print("bench.book: %s" % error, file=sys.stderr)
         return 2
     started = time.process_time()
@@ -238,7 +231,7 @@ def main(argv=None):
     data = encode(records, args.plies)
     try:
         write_book(args.out, data)
-    except (BookFileError, OSError) as error:
+    except (UserFileError, OSError) as error:
         print("bench.book: %s not written: %s"
               % (args.out, getattr(error, "strerror", None) or error), file=sys.stderr)
         return 1

@@ -47,19 +47,13 @@ def _stats():
 
 
 def pytest_sessionstart(session):
-    import shutil
     import tempfile
 
     from sim import deploy
+    from tree_copy import copy_parts
 
     copy = tempfile.mkdtemp(prefix="rolit-run-")
-    for part in GAME_FILES:
-        source = os.path.join(ROOT, part)
-        if os.path.isdir(source):
-            shutil.copytree(source, os.path.join(copy, part),
-                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-        else:
-            shutil.copy2(source, os.path.join(copy, part))
+    copy_parts(ROOT, GAME_FILES, copy)
     _run.update(copy=copy, root=deploy.ROOT, stats=_stats(), changed={})
     deploy.ROOT = copy
 

@@ -319,14 +319,9 @@ def test_preset_with_an_existing_flash_is_refused(firmware, tmp_path):
 
 def test_a_missing_rp2040js_is_named_in_one_line(firmware, tmp_path):
     # A copy of the tree without node_modules, as after `make play` alone.
-    import shutil
+    from tree_copy import copy_parts
 
-    for name in ("sim", "hardware", "rolit_core", "lib", "code.py"):
-        source = os.path.join(ROOT, name)
-        if os.path.isdir(source):
-            shutil.copytree(source, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
-        elif os.path.exists(source):
-            shutil.copy(source, tmp_path / name)
+    copy_parts(ROOT, ("sim", "hardware", "rolit_core", "lib", "code.py"), tmp_path)
     status, out, err = emulate("--console", "1", cwd=str(tmp_path),
                                env={"ROLIT_FIRMWARE": firmware})
     refused(status, out, err, "rp2040js is not installed", "make emulate", code=1)

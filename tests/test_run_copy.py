@@ -2,9 +2,10 @@
 run's summary names each file that changed in the checkout meanwhile."""
 
 import os
-import shutil
 import subprocess
 import sys
+
+from tree_copy import copy_parts
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -30,13 +31,8 @@ def test_2_the_deploy_still_has_it():
 
 def checkout(folder):
     """A checkout of the game, its simulator and the suite's conftest in ``folder``."""
-    for part in ("rolit_core", "hardware", "sim", "code.py", "tests/conftest.py"):
-        source = os.path.join(ROOT, part)
-        if os.path.isdir(source):
-            shutil.copytree(source, folder / part, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            os.makedirs(os.path.dirname(str(folder / part)), exist_ok=True)
-            shutil.copy(source, folder / part)
+    copy_parts(ROOT, ("rolit_core", "hardware", "sim", "code.py", "tests/conftest.py",
+                      "tests/tree_copy.py"), folder)
 
 
 def pytest_in(folder, test_file):

@@ -8,8 +8,9 @@
    rotated, the first 0-4 moves at random and 1 move in 20 at random after that, so that positions
    vary and mistakes get punished. Round 1 plays with the hand-set weights below (``HAND``), round
    2 (``--round 2``) with the tables fitted in round 1. The shipped tables are round 1's
-   (``SHIPPED_ROUND``): ``fit --round 1`` on the stored games gives them exactly; round 2's were
-   fitted but not measured in the arena, so they are not shipped. Each game is stored as its moves and result
+   (``SHIPPED_ROUND``): ``fit --round 1`` on the stored games gives them exactly; round 2's are
+   not shipped (its four-player table scored less in the arena, docs/ai.md; the others were not
+   measured). Each game is stored as its moves and result
    (build/tune/selfplay-<players>p-r<round>.txt); every game comes from a seed, so reruns give
    the same files, and an interrupted run goes on where it stopped.
 2. **Features**: every position of every game, per seat, the features of the evaluation

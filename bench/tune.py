@@ -1,7 +1,8 @@
-"""Fit the computer players' evaluation weights to self-play results.
+"""Fit the computer players' evaluation weights to game results (self-play, games against MCTS).
 
     python -m bench.tune                    # = make tune: play, fit and write the tables
     python -m bench.tune play --round 1 --players 4 --jobs 2
+    python -m bench.tune play --round 1 --against mcts --jobs 2   # after the round's self-play
     python -m bench.tune fit --round 1 [--write]   # --write puts the tables into rolit_core/
 
 1. **Self-play** (``play``): games of ``hard`` against itself on 8x8, seats and first colour
@@ -13,6 +14,10 @@
    measured). Each game is stored as its moves and result
    (build/tune/selfplay-<players>p-r<round>.txt); every game comes from a seed, so reruns give
    the same files, and an interrupted run goes on where it stopped.
+   **Against MCTS** (``play --against mcts``, four players only): games of one ``hard``, with
+   the round's self-play tables, among three biased MCTS players (``AGAINST``, 30 ms of CPU a
+   move), seats and first colour rotated (build/tune/mcts-4p-r<round>.txt). The MCTS stop on
+   CPU time, so these games are not replayed exactly by a rerun.
 2. **Features**: every position of every game, per seat, the features of the evaluation
    (rolit_core.ai: balls per kind of cell, frontier pairs, X and C cells next to an empty
    corner, stable edge runs, mobility, who moves next), computed here from the board by plain
@@ -24,6 +29,10 @@
    the difference. One fit per player count, one without mobility (the device levels do not
    compute it) and one with it (``expert``). The games are split 80/20 by seed: the log loss and
    the share of positions whose most likely winner won are reported on the held-out games.
+   The four-player row of the device levels (no mobility) is mixed: ``MCTS_SHARE`` of it is the
+   fit on the games against MCTS, the rest the self-play fit (when the round has those games).
+   Fitted on them alone it played better against those MCTS and worse against others; one part
+   in three did better against both (docs/ai.md).
 4. The weights, 1024 to a logit, rounded, are the tables ``rolit_core.ai._WEIGHTS`` and
    ``rolit_core.mobility.WEIGHTS`` (``expert``'s, with mobility).
 
@@ -46,6 +55,14 @@ AI_SOURCE = os.path.join(ROOT, "rolit_core", "ai.py")
 MOBILITY_SOURCE = os.path.join(ROOT, "rolit_core", "mobility.py")
 GAMES = {2: 1500, 3: 1200, 4: 1200}
 ROUNDS = 2
+# The four-player games against MCTS: how many, the opponents (an arena player), their seed.
+AGAINST = "sim.opponents:mcts:ms=30:bias=1"
+AGAINST_GAMES = 1600
+AGAINST_SEED = 777
+# The share of the four-player device row (no mobility) fitted on those games; the rest is the
+# self-play fit. Measured in the arena (docs/ai.md): the MCTS fit alone and half of it lost
+# among three Best-Reply Search players, one third won more there and among the MCTS.
+MCTS_SHARE = (1, 3)
 # The fitted mobility weight times this per phase (board just set up, half full, full), in
 # expert's two-seat table (three and four players: not measured, left as fitted). A fit to game
 # results values what a feature predicts by itself; mobility pays off through the search (the
@@ -99,14 +116,39 @@ def play_one(task):
                                  " ".join(map(str, scores)))
 
 
-def data_file(players, round_):
-    return os.path.join(DATA, "selfplay-%dp-r%d.txt" % (players, round_))
+def play_against_one(task):
+    """One four-player game of ``hard`` among three ``AGAINST`` players: returns its line."""
+    from sim.arena import load, view_of
+    players, index, weights, seed = task
+    ai._WEIGHTS, mobility.WEIGHTS = weights
+    colours = Game(players, 8, first="red").colours
+    first = colours[(index // players) % len(colours)]
+    game = Game(players, 8, first=first)
+    ours = index % players
+    bots = []
+    for seat in range(players):
+        seat_seed = seed * 1000 + index * 8 + seat
+        if seat == ours:
+            bots.append(player("hard", seed=seat_seed).choose)
+        else:
+            bots.append(load(AGAINST, seat_seed))
+    while not game.over:
+        game.play(bots[game.seat_of(game.turn)](view_of(game)))
+    return "%d %d %d %s | %s" % (players, index, first, " ".join(map(str, game.moves)),
+                                 " ".join(map(str, game.scores())))
 
 
-def play(players, games, round_, weights, jobs=1, seed=1, out=sys.stderr):
-    """Play ``games`` self-play games with ``weights`` (continuing a file that holds fewer)."""
+def data_file(players, round_, against=False):
+    kind = "mcts" if against else "selfplay"
+    return os.path.join(DATA, "%s-%dp-r%d.txt" % (kind, players, round_))
+
+
+def play(players, games, round_, weights, jobs=1, seed=1, out=sys.stderr, against=False):
+    """Play ``games`` self-play games with ``weights`` (continuing a file that holds fewer);
+    ``against``: games of one ``hard`` among three ``AGAINST`` players instead (four
+    players)."""
     os.makedirs(DATA, exist_ok=True)
-    path = data_file(players, round_)
+    path = data_file(players, round_, against)
     have = 0
     if os.path.exists(path):
         # Games are appended one line each; a run killed mid-line leaves a cut last line,
@@ -117,23 +159,26 @@ def play(players, games, round_, weights, jobs=1, seed=1, out=sys.stderr):
             if whole < len(data):
                 handle.truncate(whole)
         have = data.count(b"\n")
-    tasks = [(players, index, weights, seed + 1000 * (round_ - 1)) for index in range(have, games)]
+    seed = seed + 1000 * (round_ - 1)
+    tasks = [(players, index, weights, seed) for index in range(have, games)]
     if not tasks:
         return path
+    work = play_against_one if against else play_one
     if jobs > 1:
         import multiprocessing
         pool = multiprocessing.Pool(jobs)
-        lines = pool.imap(play_one, tasks, chunksize=4)
+        lines = pool.imap(work, tasks, chunksize=4)
     else:
         pool = None
-        lines = map(play_one, tasks)
+        lines = map(work, tasks)
     try:
         with open(path, "a") as handle:
             for done, line in enumerate(lines, have + 1):
                 handle.write(line + "\n")
                 if done % 50 == 0 or done == games:
-                    out.write("\rround %d, %d players: %d/%d games" % (round_, players, done,
-                                                                      games))
+                    out.write("\rround %d, %d players%s: %d/%d games"
+                              % (round_, players, " against MCTS" if against else "", done,
+                                 games))
                     out.flush()
     finally:
         if pool is not None:
@@ -295,9 +340,9 @@ def quality(x, y, w):
     return loss, right.mean()
 
 
-def dataset(players, round_):
+def dataset(players, round_, against=False):
     import numpy as np
-    games = read_games(data_file(players, round_))
+    games = read_games(data_file(players, round_, against))
     xs, ys, phases, held = [], [], [], []
     for seats, shares, phase, index in positions(games):
         xs.append(seats)
@@ -308,10 +353,11 @@ def dataset(players, round_):
             len(games))
 
 
-def fit_players(players, round_, out=sys.stdout):
-    """Fit both tables' rows for one player count; print the held-out quality."""
+def fit_players(players, round_, out=sys.stdout, against=False):
+    """Fit both tables' rows for one player count (``against``: on the games against MCTS);
+    print the held-out quality."""
     import numpy as np
-    x, y, phase, held, count = dataset(players, round_)
+    x, y, phase, held, count = dataset(players, round_, against)
     k = 3 * _FEATURES
     train = ~held
     results = {}
@@ -322,9 +368,10 @@ def fit_players(players, round_, out=sys.stdout):
         w = fit(x[train], y[train], mask)
         loss, right = quality(x[held], y[held], w)
         base = -math.log(1.0 / players)
-        out.write("%d players, %s: %d games, %d positions; held-out log loss %.4f (chance %.4f),"
-                  " favourite won %.1f%%\n" % (players, name, count, len(y), loss, base,
-                                               100 * right))
+        out.write("%d players%s, %s: %d games, %d positions; held-out log loss %.4f"
+                  " (chance %.4f), favourite won %.1f%%\n"
+                  % (players, " against MCTS" if against else "", name, count, len(y), loss,
+                     base, 100 * right))
         by_phase = []
         for p in range(4):
             sel = held & (phase == p)
@@ -362,8 +409,10 @@ def write_tables(text, path=AI_SOURCE):
     write_atomically(path, write)
 
 
-def fit_all(round_, out=sys.stdout):
-    """Fit every player count on a round's games: returns (ai._WEIGHTS, mobility.WEIGHTS)."""
+def fit_all(round_, out=sys.stdout, against=True):
+    """Fit every player count on a round's games: returns (ai._WEIGHTS, mobility.WEIGHTS).
+    ``against``: the four-player device row mixes in the fit on the round's games against MCTS
+    when it has them (``mix``)."""
     plain = []
     mobile = []
     out.write("round %d\n" % round_)
@@ -373,7 +422,20 @@ def fit_all(round_, out=sys.stdout):
         scales = MOBILITY_SCALE if players == 2 else (1, 1, 1)
         mobile.append(tuple(tuple(v * scale if f == _F_MOB else v for f, v in enumerate(row))
                             for row, scale in zip(results[True], scales)))
+        if against and players == 4 and os.path.exists(data_file(players, round_, True)):
+            versus = fit_players(players, round_, out, against=True)[False]
+            plain[-1] = mix(plain[-1], versus)
+            out.write("4 players, no mobility: %d/%d of the fit against MCTS, the rest"
+                      " self-play's\n" % MCTS_SHARE)
     return tuple(plain), tuple(mobile)
+
+
+def mix(selfplay, versus, share=MCTS_SHARE):
+    """The weight rows ``share`` (part, whole) of the way from ``selfplay`` to ``versus``,
+    rounded to integers."""
+    part, whole = share
+    return tuple(tuple(int(round(((whole - part) * a + part * b) / whole)) for a, b in zip(r, q))
+                 for r, q in zip(selfplay, versus))
 
 
 def show(weights, write=False, out=sys.stdout):
@@ -399,6 +461,9 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--write", action="store_true",
                         help="write the tables into rolit_core/ai.py and mobility.py")
+    parser.add_argument("--against", choices=("mcts",),
+                        help="play: the round's four-player games of hard among three MCTS,"
+                             " with the round's self-play tables")
     args = parser.parse_args(argv)
     counts = (args.players,) if args.players else (2, 3, 4)
     if args.command == "all":
@@ -407,10 +472,19 @@ def main(argv=None):
             for players in counts:
                 play(players, args.games or GAMES[players], round_, weights, args.jobs,
                      args.seed)
+            if 4 in counts:
+                play(4, AGAINST_GAMES, round_, fit_all(round_, against=False), args.jobs,
+                     AGAINST_SEED, against=True)
             weights = fit_all(round_)
         show(weights, write=True)
         return 0
     if args.command == "play":
+        if args.against:
+            if args.players not in (None, 4):
+                parser.error("--against plays four-player games")
+            play(4, args.games or AGAINST_GAMES, args.round, fit_all(args.round, against=False),
+                 args.jobs, AGAINST_SEED, against=True)
+            return 0
         # A round plays with the tables fitted in the one before (round 1: the hand weights).
         weights = HAND if args.round == 1 else fit_all(args.round - 1)
         for players in counts:

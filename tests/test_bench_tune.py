@@ -42,3 +42,31 @@ def test_a_game_cut_mid_line_is_dropped_not_counted(tmp_path, monkeypatch):
     assert tune.play(2, 2, 1, weights, out=open(os.devnull, "w")) == str(path)
     assert path.read_text() == whole
     assert [game[1] for game in tune.read_games(str(path))] == [0, 1]
+
+
+def test_the_mix_takes_its_share_of_the_way_to_the_fit_against_mcts():
+    selfplay = ((0, 30, -9), (100, 0, 3))
+    versus = ((30, 0, 0), (-200, 3, -3))
+    assert tune.mix(selfplay, versus, (1, 3)) == ((10, 20, -6), (0, 1, 1))
+    assert tune.mix(selfplay, versus, (0, 3)) == selfplay
+    assert tune.mix(selfplay, versus, (3, 3)) == versus
+
+
+def test_a_game_against_mcts_is_stored_whole_and_legal(tmp_path, monkeypatch):
+    from rolit_core import Game
+    monkeypatch.setattr(tune, "DATA", str(tmp_path))
+    monkeypatch.setattr(tune, "AGAINST", "sim.opponents:mcts:iterations=20:bias=1")
+    weights = (ai._WEIGHTS, mobility.WEIGHTS)
+    path = tune.play(4, 2, 1, weights, seed=tune.AGAINST_SEED, out=open(os.devnull, "w"),
+                     against=True)
+    assert path == str(tmp_path / "mcts-4p-r1.txt")
+    games = tune.read_games(path)
+    assert [game[:2] for game in games] == [(4, 0), (4, 1)]
+    for players, index, first, moves, scores in games:
+        game = Game(players, 8, first=first)
+        for cell in moves:
+            game.play(cell)  # raises on an illegal move
+        assert game.over and list(game.scores()) == scores
+    # The first colour turns once every seat has had the searcher's place.
+    assert games[0][2] == games[1][2]
+    assert not os.path.exists(tmp_path / "selfplay-4p-r1.txt")

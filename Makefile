@@ -25,7 +25,8 @@ bench: $(SETUP)
 arena: $(VENV)/.installed
 	$(PY) -m sim.arena $(ARGS)
 
-# Fit the computer players' evaluation from self-play (bench/tune.py; hours of CPU).
+# Fit the computer players' evaluation from self-play and games against MCTS (bench/tune.py; hours
+# of CPU).
 tune: $(VENV)/.installed
 	$(PY) -m bench.tune $(ARGS)
 

@@ -111,9 +111,13 @@ def play_one(task):
         else:
             cell = bots[game.seat_of(game.turn)].choose(game)
         game.play(cell)
-    scores = game.scores()
-    return "%d %d %d %s | %s" % (players, index, first, " ".join(map(str, game.moves)),
-                                 " ".join(map(str, scores)))
+    return game_line(index, first, game)
+
+
+def game_line(index, first, game):
+    """The line that stores a finished ``game`` (``read_games`` reads it back)."""
+    return "%d %d %d %s | %s" % (game.players, index, first, " ".join(map(str, game.moves)),
+                                 " ".join(map(str, game.scores())))
 
 
 def play_against_one(task):
@@ -134,8 +138,7 @@ def play_against_one(task):
             bots.append(load(AGAINST, seat_seed))
     while not game.over:
         game.play(bots[game.seat_of(game.turn)](view_of(game)))
-    return "%d %d %d %s | %s" % (players, index, first, " ".join(map(str, game.moves)),
-                                 " ".join(map(str, game.scores())))
+    return game_line(index, first, game)
 
 
 def data_file(players, round_, against=False):
@@ -354,14 +357,16 @@ def dataset(players, round_, against=False):
 
 
 def fit_players(players, round_, out=sys.stdout, against=False):
-    """Fit both tables' rows for one player count (``against``: on the games against MCTS);
-    print the held-out quality."""
+    """Fit both tables' rows for one player count, or with ``against`` the row without mobility
+    on the games against MCTS (the only one mixed); print the held-out quality."""
     import numpy as np
     x, y, phase, held, count = dataset(players, round_, against)
     k = 3 * _FEATURES
     train = ~held
     results = {}
-    for name, use_mobility in (("no mobility", False), ("with mobility", True)):
+    tables = (("no mobility", False),) if against else (("no mobility", False),
+                                                        ("with mobility", True))
+    for name, use_mobility in tables:
         mask = np.ones(k, dtype=bool)
         if not use_mobility:
             mask[[_F_MOB + _FEATURES * p for p in range(3)]] = False
@@ -411,8 +416,7 @@ def write_tables(text, path=AI_SOURCE):
 
 def fit_all(round_, out=sys.stdout, against=True):
     """Fit every player count on a round's games: returns (ai._WEIGHTS, mobility.WEIGHTS).
-    ``against``: the four-player device row mixes in the fit on the round's games against MCTS
-    when it has them (``mix``)."""
+    ``against``: then ``with_against``."""
     plain = []
     mobile = []
     out.write("round %d\n" % round_)
@@ -422,12 +426,20 @@ def fit_all(round_, out=sys.stdout, against=True):
         scales = MOBILITY_SCALE if players == 2 else (1, 1, 1)
         mobile.append(tuple(tuple(v * scale if f == _F_MOB else v for f, v in enumerate(row))
                             for row, scale in zip(results[True], scales)))
-        if against and players == 4 and os.path.exists(data_file(players, round_, True)):
-            versus = fit_players(players, round_, out, against=True)[False]
-            plain[-1] = mix(plain[-1], versus)
-            out.write("4 players, no mobility: %d/%d of the fit against MCTS, the rest"
-                      " self-play's\n" % MCTS_SHARE)
-    return tuple(plain), tuple(mobile)
+    weights = (tuple(plain), tuple(mobile))
+    return with_against(weights, round_, out) if against else weights
+
+
+def with_against(weights, round_, out=sys.stdout):
+    """``weights`` with the four-player device row mixed with the fit on the round's games
+    against MCTS (``mix``), when it has them."""
+    if not os.path.exists(data_file(4, round_, True)):
+        return weights
+    plain, mobile = weights
+    versus = fit_players(4, round_, out, against=True)[False]
+    out.write("4 players, no mobility: %d/%d of the fit against MCTS, the rest self-play's\n"
+              % MCTS_SHARE)
+    return plain[:2] + (mix(plain[2], versus),), mobile
 
 
 def mix(selfplay, versus, share=MCTS_SHARE):
@@ -472,10 +484,10 @@ def main(argv=None):
             for players in counts:
                 play(players, args.games or GAMES[players], round_, weights, args.jobs,
                      args.seed)
+            weights = fit_all(round_, against=False)
             if 4 in counts:
-                play(4, AGAINST_GAMES, round_, fit_all(round_, against=False), args.jobs,
-                     AGAINST_SEED, against=True)
-            weights = fit_all(round_)
+                play(4, AGAINST_GAMES, round_, weights, args.jobs, AGAINST_SEED, against=True)
+            weights = with_against(weights, round_)
         show(weights, write=True)
         return 0
     if args.command == "play":

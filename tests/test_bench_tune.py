@@ -57,16 +57,24 @@ def test_a_game_against_mcts_is_stored_whole_and_legal(tmp_path, monkeypatch):
     monkeypatch.setattr(tune, "DATA", str(tmp_path))
     monkeypatch.setattr(tune, "AGAINST", "sim.opponents:mcts:iterations=20:bias=1")
     weights = (ai._WEIGHTS, mobility.WEIGHTS)
-    path = tune.play(4, 2, 1, weights, seed=tune.AGAINST_SEED, out=open(os.devnull, "w"),
+    # Five games: the fifth is the fit's held-out one.
+    path = tune.play(4, 5, 1, weights, seed=tune.AGAINST_SEED, out=open(os.devnull, "w"),
                      against=True)
     assert path == str(tmp_path / "mcts-4p-r1.txt")
     games = tune.read_games(path)
-    assert [game[:2] for game in games] == [(4, 0), (4, 1)]
+    assert [game[:2] for game in games] == [(4, index) for index in range(5)]
     for players, index, first, moves, scores in games:
         game = Game(players, 8, first=first)
         for cell in moves:
             game.play(cell)  # raises on an illegal move
         assert game.over and list(game.scores()) == scores
     # The first colour turns once every seat has had the searcher's place.
-    assert games[0][2] == games[1][2]
+    assert games[0][2] == games[3][2] != games[4][2]
     assert not os.path.exists(tmp_path / "selfplay-4p-r1.txt")
+    # Fitted, those games move the four-player device row only, by MCTS_SHARE of the way.
+    quiet = open(os.devnull, "w")
+    mixed = tune.with_against(weights, 1, out=quiet)
+    versus = tune.fit_players(4, 1, out=quiet, against=True)[False]
+    assert mixed[0][:2] == ai._WEIGHTS[:2] and mixed[1] == mobility.WEIGHTS
+    assert mixed[0][2] == tune.mix(ai._WEIGHTS[2], versus) != ai._WEIGHTS[2]
+    assert tune.with_against(weights, 2, out=quiet) is weights  # round 2 has no such games
